@@ -1,0 +1,184 @@
+"""The ``spillebord`` command: serve, moves, apply, solve, simulate.
+
+Bad input (unknown game, broken position, illegal action) exits with status 2 and one
+line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from spillebord import games
+from spillebord.core.protocol import Game, State
+
+app = typer.Typer(
+    help="Spillebord: four Danish card games — play, solve, simulate.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def clean_errors(fn: F) -> F:
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except typer.Exit:
+            raise
+        except (ValueError, OSError, KeyError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            fail(reason)
+        except KeyboardInterrupt:
+            fail("interrupted")
+
+    return wrapper  # type: ignore[return-value]
+
+
+def parse_flags(game: Game, flags: list[str] | None) -> dict[str, bool]:
+    out: dict[str, bool] = {}
+    for item in flags or []:
+        name, _, value = item.partition("=")
+        if value.lower() in ("", "1", "true", "yes", "on"):
+            out[name] = True
+        elif value.lower() in ("0", "false", "no", "off"):
+            out[name] = False
+        else:
+            raise ValueError(f"flag {name}: {value!r} is not true or false")
+    game.check_flags(out)
+    return out
+
+
+def read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"no such file: {path}")
+    return p.read_text(encoding="utf-8")
+
+
+def load_state(game: Game, position: str | None, deal: int | None, seats: int | None,
+               flags: dict[str, bool]) -> State:
+    if position is not None and deal is not None:
+        raise ValueError("give either --position or --deal, not both")
+    if position is not None:
+        return game.parse_position(read_text(position), **flags)
+    if deal is None:
+        raise ValueError("give --position FILE or --deal N")
+    return game.new(deal=deal, seats=seats, **flags)
+
+
+GameArg = Annotated[str, typer.Argument(help="game key: " + ", ".join(games.keys()))]
+PositionOpt = Annotated[
+    str | None, typer.Option("--position", "-p", help="position file, or - for stdin")
+]
+DealOpt = Annotated[int | None, typer.Option("--deal", "-d", help="deal number")]
+SeatsOpt = Annotated[int | None, typer.Option("--seats", "-s", help="number of seats")]
+FlagOpt = Annotated[
+    list[str] | None, typer.Option("--flag", "-f", help="variant flag NAME or NAME=false")
+]
+
+
+@app.command()
+@clean_errors
+def moves(game: GameArg, position: PositionOpt = None, deal: DealOpt = None,
+          seats: SeatsOpt = None, flag: FlagOpt = None) -> None:
+    """The legal actions, one per line, in the order legal_actions() returns."""
+    g = games.load(game)
+    state = load_state(g, position, deal, seats, parse_flags(g, flag))
+    for action in state.legal_actions():
+        typer.echo(str(action))
+
+
+@app.command()
+@clean_errors
+def apply(game: GameArg, actions: Annotated[list[str], typer.Argument(help="action texts")],
+          position: PositionOpt = None, deal: DealOpt = None, seats: SeatsOpt = None,
+          flag: FlagOpt = None) -> None:
+    """Apply actions in order and print the resulting position text."""
+    g = games.load(game)
+    state = load_state(g, position, deal, seats, parse_flags(g, flag))
+    for i, text in enumerate(actions, 1):
+        try:
+            state = state.apply(text)
+        except ValueError as exc:
+            raise ValueError(f"action {i} ({text!r}): {exc}") from exc
+    typer.echo(g.format_position(state))
+
+
+@app.command()
+@clean_errors
+def solve(game: GameArg, position: PositionOpt = None, deal: DealOpt = None,
+          seconds: Annotated[float, typer.Option(help="time limit")] = 10.0,
+          as_json: Annotated[bool, typer.Option("--json", help="JSON output")] = False,
+          flag: FlagOpt = None) -> None:
+    """First line winnable, unwinnable or unknown; then the winning line."""
+    from spillebord import solvers
+
+    g = games.load(game)
+    module = solvers.load(game)
+    state = load_state(g, position, deal, None, parse_flags(g, flag))
+    if seconds <= 0:
+        raise ValueError("--seconds must be positive")
+    result = module.solve(state, seconds=seconds)
+    if as_json:
+        typer.echo(json.dumps(result.to_json()))
+        return
+    typer.echo(result.verdict)
+    for action in result.line:
+        typer.echo(action)
+
+
+@app.command()
+@clean_errors
+def simulate(game: GameArg,
+             n_games: Annotated[int, typer.Option("--games", "-n", help="games to play")] = 100,
+             seats: SeatsOpt = None,
+             bots: Annotated[str, typer.Option(help="bot names, comma-separated")] = "random",
+             seed: Annotated[int, typer.Option(help="first deal number")] = 1,
+             as_json: Annotated[bool, typer.Option("--json", help="JSON output")] = False,
+             flag: FlagOpt = None) -> None:
+    """Play bot games with a progress bar and print a result table."""
+    from spillebord.cli.simulate import run_simulation
+
+    g = games.load(game)
+    if n_games <= 0:
+        raise ValueError("--games must be positive")
+    run_simulation(g, n_games, g.check_seats(seats), [b.strip() for b in bots.split(",")],
+                   seed, as_json, parse_flags(g, flag))
+
+
+@app.command()
+@clean_errors
+def serve(host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.1",
+          port: Annotated[int, typer.Option(help="port")] = 8000,
+          db: Annotated[str, typer.Option(help="SQLAlchemy URL")] = "sqlite:///spillebord.db",
+          workers: Annotated[int, typer.Option(help="worker processes")] = 1) -> None:
+    """Serve the web app (SQLite file by default)."""
+    import os
+
+    import uvicorn
+
+    os.environ["SPILLEBORD_DB"] = db
+    typer.echo(f"Spillebord on http://{host}:{port}/  (database {db})")
+    uvicorn.run("spillebord.server.app:create_app", factory=True, host=host, port=port,
+                workers=workers, log_level="info")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

@@ -1,0 +1,100 @@
+"""``spillebord simulate``: bot games with a Rich progress bar and a result table.
+
+Bots are given to seats cyclically (seat s plays bots[(s + g) mod len(bots)] in game g),
+so with two names at an even table partners share a bot and the seating rotates.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections import defaultdict
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.table import Table
+
+from spillebord import bots as bots_layer
+from spillebord.core.protocol import Game, State
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of k successes in n."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def play_game(state: State, seat_bots: list[bots_layer.Bot], rng: random.Random,
+              max_actions: int = 100_000) -> State:
+    for _ in range(max_actions):
+        seat = state.to_move
+        if seat is None:
+            return state
+        obs = bots_layer.Observation(state, seat, rng)
+        state = state.apply(seat_bots[seat].choose(obs))
+    raise RuntimeError("game did not end")
+
+
+def run_simulation(game: Game, n_games: int, seats: int, bot_names: list[str], seed: int,
+                   as_json: bool, flags: dict[str, bool]) -> dict[str, Any]:
+    loaded = {name: bots_layer.load(game.key, name) for name in bot_names}
+    stats: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    console = Console(stderr=True)
+    rng = random.Random(seed)
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+                  disable=as_json) as progress:
+        task = progress.add_task(f"{game.key} ×{seats}", total=n_games)
+        for g in range(n_games):
+            names = [bot_names[(s + g) % len(bot_names)] for s in range(seats)]
+            final = play_game(game.new(deal=seed + g, seats=seats, **flags),
+                              [loaded[n] for n in names], rng)
+            out = final.outcome
+            assert out is not None
+            rank_of = {s: i + 1 for i, group in enumerate(out.ranking) for s in group}
+            for s, name in enumerate(names):
+                st = stats[name]
+                st["seat_games"] += 1
+                st["wins"] += s in out.winners
+                st["losses"] += s in out.losers
+                st["rank_sum"] += rank_of.get(s, len(out.ranking))
+                st["bonus"] += out.bonus
+            progress.advance(task)
+    result = {
+        "game": game.key, "games": n_games, "seats": seats, "bots": bot_names,
+        "results": {
+            name: {
+                "seat_games": int(st["seat_games"]),
+                "win_rate": st["wins"] / st["seat_games"],
+                "win_ci95": wilson(int(st["wins"]), int(st["seat_games"])),
+                "loss_rate": st["losses"] / st["seat_games"],
+                "loss_ci95": wilson(int(st["losses"]), int(st["seat_games"])),
+                "mean_rank": st["rank_sum"] / st["seat_games"],
+                "mean_bonus": st["bonus"] / st["seat_games"],
+            }
+            for name, st in stats.items()
+        },
+    }
+    if as_json:
+        print(json.dumps(result))
+    else:
+        table = Table(title=f"{game.name_da} — {n_games} games, {seats} seats")
+        for col in ("bot", "seat-games", "win rate (95% CI)", "loss rate (95% CI)",
+                    "mean rank"):
+            table.add_column(col)
+        for name, r in result["results"].items():
+            table.add_row(
+                name, str(r["seat_games"]),
+                f"{r['win_rate']:.3f} ({r['win_ci95'][0]:.3f}–{r['win_ci95'][1]:.3f})",
+                f"{r['loss_rate']:.3f} ({r['loss_ci95'][0]:.3f}–{r['loss_ci95'][1]:.3f})",
+                f"{r['mean_rank']:.2f}",
+            )
+        Console().print(table)
+    return result

@@ -1,0 +1,212 @@
+"""The game protocol every game implements (design.md, "The game protocol").
+
+- ``Game``: names, seat counts, flags; ``new(deal=, seats=, **flags)``; notation.
+- ``State``: immutable; ``to_move``, ``legal_actions()``, ``apply()``, ``view(seat)``,
+  ``outcome``, and ``resample(seat, rng)`` — a state from the same information set of
+  ``seat`` with every card hidden from that seat drawn afresh (the determinization that
+  bots and the leak test use).
+- Actions are hashable values whose ``str()`` is their text notation; ``legal_actions()``
+  is sorted by that text and unique.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from spillebord.core.errors import IllegalActionError, NotationError
+
+Action = Hashable
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class FlagSpec:
+    """A variant option; the default is always the rule book's ruling."""
+
+    name: str
+    default: bool
+    da: str
+    en: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a finished game.
+
+    ``ranking`` lists groups of seats best first (ties share a group); ``winners`` are the
+    seats that won (a whole team in team games; the solitaire player only if won);
+    ``bonus`` is the solitaire 3/2/1 (0 when lost); ``reason`` is a short machine word
+    such as ``won``, ``stuck``, ``resigned``, ``turn_limit``, ``out``.
+    """
+
+    winners: tuple[int, ...]
+    ranking: tuple[tuple[int, ...], ...]
+    reason: str
+    bonus: int = 0
+    losers: tuple[int, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        return {
+            "winners": list(self.winners),
+            "ranking": [list(g) for g in self.ranking],
+            "reason": self.reason,
+            "bonus": self.bonus,
+            "losers": list(self.losers),
+            **({"extra": dict(self.extra)} if self.extra else {}),
+        }
+
+
+class State(ABC):
+    """One immutable game state.  Subclasses keep their own fields."""
+
+    game: Game
+    seats: int
+    deal: int
+    flags: Mapping[str, bool]
+
+    @property
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The seat to act, or None when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Any]:
+        """Sorted by text, unique; empty exactly when the game is over."""
+
+    @abstractmethod
+    def _apply(self, action: Any) -> State:
+        """Apply an action already known to be legal."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> JSON:
+        """A JSON-ready dict with exactly what ``seat`` may see (None = spectator)."""
+
+    @property
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """None while the game runs."""
+
+    @property
+    def is_over(self) -> bool:
+        return self.to_move is None
+
+    def apply(self, action: Any) -> State:
+        """A new state; raises IllegalActionError (with a reason) for anything illegal."""
+        if self.to_move is None:
+            raise IllegalActionError("the game is over")
+        if isinstance(action, str):
+            action = self.game.parse_action(self, action)
+        elif action not in set(self.legal_actions()):
+            raise IllegalActionError(f"{action} is not a legal action here")
+        return self._apply(action)
+
+    def resample(self, seat: int | None, rng: random.Random) -> State:
+        """A state in ``seat``'s information set with the hidden cards drawn afresh from
+        ``rng``.  It may depend only on what ``seat`` has seen and on ``rng``.  Games with
+        no hidden cards return ``self``."""
+        return self
+
+    def position(self) -> str:
+        return self.game.format_position(self)
+
+    def __str__(self) -> str:
+        return self.game.format_position(self)
+
+
+class Game(ABC):
+    """A registered game: metadata, ``new``, and the position/action notation."""
+
+    key: str = ""
+    name_da: str = ""
+    name_en: str = ""
+    blurb_da: str = ""
+    blurb_en: str = ""
+    seat_counts: tuple[int, ...] = (1,)
+    default_seats: int = 1
+    flag_specs: tuple[FlagSpec, ...] = ()
+
+    @property
+    def is_solitaire(self) -> bool:
+        return self.seat_counts == (1,)
+
+    def check_flags(self, flags: Mapping[str, Any]) -> dict[str, bool]:
+        """All flags with defaults filled in; unknown or non-boolean flags are refused."""
+        known = {f.name: f.default for f in self.flag_specs}
+        for name, value in flags.items():
+            if name not in known:
+                names = ", ".join(sorted(known)) or "none"
+                raise NotationError(f"{self.key} has no flag {name!r} (flags: {names})")
+            if not isinstance(value, bool):
+                raise NotationError(f"flag {name} must be true or false")
+            known[name] = value
+        return known
+
+    def check_seats(self, seats: int | None) -> int:
+        if seats is None:
+            return self.default_seats
+        if seats not in self.seat_counts:
+            allowed = ", ".join(map(str, self.seat_counts))
+            raise NotationError(f"{self.key} is played by {allowed} seats, not {seats}")
+        return seats
+
+    @staticmethod
+    def check_deal(deal: int) -> int:
+        if isinstance(deal, bool) or not isinstance(deal, int) or deal < 0:
+            raise NotationError(f"a deal number is a non-negative integer, not {deal!r}")
+        return deal
+
+    @abstractmethod
+    def new(self, deal: int = 0, seats: int | None = None, **flags: bool) -> State:
+        """The initial state of a deal."""
+
+    def parse_action(self, state: State, text: str) -> Any:
+        """The legal action whose text is ``text``; games override to give sharper reasons."""
+        wanted = " ".join(text.split())
+        for action in state.legal_actions():
+            if str(action) == wanted:
+                return action
+        raise IllegalActionError(f"{wanted!r} is not a legal action here")
+
+    @abstractmethod
+    def parse_position(self, text: str, **flags: bool) -> State:
+        """A state from position text (NotationError with the place on bad input)."""
+
+    @abstractmethod
+    def format_position(self, state: State) -> str:
+        """The position text; ``parse_position(format_position(s))`` gives back ``s``."""
+
+    def click(self, state: State, target: str) -> list[Any]:
+        """Click-to-move: the actions a click on ``target`` (a place or card named in the
+        game's own notation, e.g. ``row``, ``h3``, ``stock``, ``8H``, ``c2``) may mean.
+        Empty: the click does nothing; one: perform it; several: the page asks which.
+        Games without click-to-move keep this default."""
+        return []
+
+    def info(self) -> JSON:
+        return {
+            "key": self.key,
+            "name": {"da": self.name_da, "en": self.name_en},
+            "blurb": {"da": self.blurb_da, "en": self.blurb_en},
+            "seats": list(self.seat_counts),
+            "default_seats": self.default_seats,
+            "solitaire": self.is_solitaire,
+            "flags": [
+                {"name": f.name, "default": f.default, "da": f.da, "en": f.en}
+                for f in self.flag_specs
+            ],
+        }
+
+
+def replay(state: State, actions: Sequence[str]) -> State:
+    """Apply action texts in order; the error names the index of the refused action."""
+    for i, text in enumerate(actions):
+        try:
+            state = state.apply(text)
+        except ValueError as exc:
+            raise NotationError(f"action {i + 1} ({text!r}) refused: {exc}") from exc
+    return state
