@@ -17,9 +17,7 @@ from spillebord.core.errors import IllegalActionError, NotationError
 from spillebord.core.protocol import State
 from spillebord.core.record import GameRecord
 
-from .conftest import game_seat_params
-
-PARAMS = game_seat_params()
+PARAMS = [(g.key, n) for g in games.all_games() for n in g.seat_counts]
 DEALS = (1, 2, 3, 17, 1000)
 MAX_ACTIONS = 20_000
 
