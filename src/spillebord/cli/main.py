@@ -174,10 +174,18 @@ def serve(host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.
 
     import uvicorn
 
+    if workers < 1:
+        raise ValueError("--workers must be at least 1")
+    if workers > 1 and (db.startswith("sqlite") or not os.environ.get("SPILLEBORD_REDIS")):
+        raise ValueError(
+            "several workers need PostgreSQL (--db postgresql+psycopg://...) and Redis "
+            "(SPILLEBORD_REDIS=redis://...); see docs/deploy.md"
+        )
     os.environ["SPILLEBORD_DB"] = db
     typer.echo(f"Spillebord on http://{host}:{port}/  (database {db})")
     uvicorn.run("spillebord.server.app:create_app", factory=True, host=host, port=port,
-                workers=workers, log_level="info")
+                workers=workers, log_level="info", ws_max_size=65_536,
+                proxy_headers=True, forwarded_allow_ips="127.0.0.1")
 
 
 if __name__ == "__main__":  # pragma: no cover

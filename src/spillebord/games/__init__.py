@@ -8,10 +8,10 @@ from spillebord.core.protocol import Game
 from spillebord.core.registry import keys, load, register
 
 # One line per game package (each game's helper enables its own line when it lands).
-# register("studenter", "spillebord.games.studenter:GAME")
-# register("posthus", "spillebord.games.posthus:GAME")
-# register("gammel_jomfru", "spillebord.games.gammel_jomfru:GAME")
-# register("kugler", "spillebord.games.kugler:GAME")
+register("studenter", "spillebord.games.studenter:GAME")
+register("posthus", "spillebord.games.posthus:GAME")
+register("gammel_jomfru", "spillebord.games.gammel_jomfru:GAME")
+register("kugler", "spillebord.games.kugler:GAME")
 
 
 def all_games() -> list[Game]:

@@ -1,28 +1,65 @@
-"""The web app factory (placeholder start page until the server issue lands)."""
+"""The ASGI app factory: ``create_app()`` wires the pages, the /api router, the
+WebSocket endpoint and the hub (storage, sessions, bots), and reloads every unfinished
+game at start.  Settings come from the environment (docs/server.md)."""
 
 from __future__ import annotations
 
-import html
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
-from fastapi.responses import HTMLResponse
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 
-from spillebord import games
+from spillebord.server import api, pages
+from spillebord.server.errors import Refusal
+from spillebord.server.hub import Hub
+from spillebord.server.settings import Settings
+from spillebord.server.ws import serve_echo, serve_socket
 
 
-def create_app() -> FastAPI:
-    app = FastAPI(title="Spillebord")
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    hub = Hub(settings)
 
-    @app.get("/", response_class=HTMLResponse)
-    def start_page() -> str:
-        items = "".join(
-            f"<li><b>{html.escape(g.name_da)}</b> — {html.escape(g.blurb_da)}</li>"
-            for g in games.all_games()
-        )
-        return f"<!doctype html><html lang=da><title>Spillebord</title><ul>{items}</ul>"
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
 
-    @app.get("/api/games")
-    def list_games() -> list[dict[str, object]]:
-        return [g.info() for g in games.all_games()]
+    app = FastAPI(title="Spillebord", lifespan=lifespan,
+                  description="Four Danish card games. WebSocket protocol: docs/protocol.md")
+    app.state.hub = hub
+
+    @app.exception_handler(Refusal)
+    async def refusal(_request: Request, exc: Refusal) -> JSONResponse:
+        return JSONResponse({"detail": exc.to_json()}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # Same shape as every other refusal, with the field-level details kept.
+        errors = [{"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", ""))}
+                  for e in exc.errors()]
+        first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
+        reason = f"{'.'.join(first['loc'][1:]) or 'request'}: {first['msg']}"
+        return JSONResponse({"detail": {"code": "bad_request", "reason": reason,
+                                        "errors": errors}}, status_code=422)
+
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=pages.STATIC, check_dir=False), name="static")
+
+    @app.websocket("/ws/{match_id}")
+    async def ws_match(websocket: WebSocket, match_id: str) -> None:
+        await serve_socket(hub, websocket, match_id)
+
+    if settings.ws_echo:
+        @app.websocket("/ws-echo")
+        async def ws_echo(websocket: WebSocket) -> None:
+            await serve_echo(websocket)
 
     return app

@@ -1,0 +1,115 @@
+"""Benchmark of the posthus solver: deals 1…N, first round, strict rule and open_gaps.
+
+    .venv/bin/python bench/posthus_solver.py [--quick] [--deals N] [--seconds S]
+        [--start D] [--variant strict|open_gaps|both]
+
+Prints, per variant, the share of deals proven winnable / unwinnable / left unknown,
+the median, 90th percentile and maximum time per deal, and the search states per
+second.  Never run as a timed test; the numbers go into docs/benchmarks/posthus.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import time
+from dataclasses import dataclass, field
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+from rich.table import Table
+
+from spillebord.games.posthus import GAME
+from spillebord.solvers.posthus import solve
+
+
+@dataclass
+class Tally:
+    variant: str
+    verdicts: dict[str, int] = field(default_factory=dict)
+    times: list[float] = field(default_factory=list)
+    nodes: int = 0
+    unknown: list[int] = field(default_factory=list)
+    unwinnable: list[int] = field(default_factory=list)
+
+    def add(self, deal: int, verdict: str, seconds: float, nodes: int) -> None:
+        self.verdicts[verdict] = self.verdicts.get(verdict, 0) + 1
+        self.times.append(seconds)
+        self.nodes += nodes
+        if verdict == "unknown":
+            self.unknown.append(deal)
+        elif verdict == "unwinnable":
+            self.unwinnable.append(deal)
+
+    def share(self, verdict: str) -> str:
+        n = len(self.times)
+        k = self.verdicts.get(verdict, 0)
+        return f"{k} ({100 * k / n:.1f}%)" if n else "-"
+
+    def row(self) -> list[str]:
+        times = sorted(self.times)
+        p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
+        total = sum(times)
+        return [
+            self.variant, str(len(times)), self.share("winnable"), self.share("unwinnable"),
+            self.share("unknown"), f"{1000 * statistics.median(times):.1f}",
+            f"{1000 * p90:.0f}", f"{1000 * times[-1]:.0f}",
+            f"{self.nodes / total:,.0f}" if total else "-",
+        ]
+
+
+HEADERS = ["variant", "deals", "winnable", "unwinnable", "unknown", "median ms", "p90 ms",
+           "max ms", "states/s"]
+
+
+def run(variant: str, start: int, deals: int, seconds: float, progress: Progress) -> Tally:
+    tally = Tally(variant)
+    flags = {"open_gaps": variant == "open_gaps"}
+    task = progress.add_task(f"{variant:9}", total=deals)
+    for deal in range(start, start + deals):
+        result = solve(GAME.new(deal=deal, **flags), seconds)
+        tally.add(deal, result.verdict, result.seconds, result.nodes)
+        progress.update(task, advance=1,
+                        description=f"{variant:9} unknown {len(tally.unknown)}")
+    return tally
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="50 deals, 1 s each")
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--start", type=int, default=1)
+    parser.add_argument("--seconds", type=float, default=2.0, help="time limit per deal")
+    parser.add_argument("--variant", choices=("strict", "open_gaps", "both"), default="both")
+    args = parser.parse_args()
+    deals, seconds = (50, 1.0) if args.quick else (args.deals, args.seconds)
+    variants = ["strict", "open_gaps"] if args.variant == "both" else [args.variant]
+    console = Console(width=140)
+    began = time.time()
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), console=console) as progress:
+        tallies = [run(v, args.start, deals, seconds, progress) for v in variants]
+    table = Table(title=f"posthus solver, deals {args.start}–{args.start + deals - 1}, "
+                  f"first round, {seconds:g} s limit")
+    for header in HEADERS:
+        table.add_column(header, justify="right")
+    for tally in tallies:
+        table.add_row(*tally.row())
+    console.print(table)
+    for tally in tallies:
+        if tally.unknown:
+            console.print(f"{tally.variant} unknown: {tally.unknown}")
+        if tally.unwinnable:
+            console.print(f"{tally.variant} unwinnable: {tally.unwinnable}")
+    console.print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+                  f"{platform.python_implementation()} {platform.python_version()}, "
+                  f"wall {time.time() - began:.0f} s")
+    console.print("| " + " | ".join(HEADERS) + " |")
+    console.print("|" + "---|" * len(HEADERS))
+    for tally in tallies:
+        console.print("| " + " | ".join(tally.row()) + " |")
+
+
+if __name__ == "__main__":
+    main()

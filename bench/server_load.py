@@ -1,0 +1,297 @@
+"""Load benchmark for the game server (issue 7 targets: one worker ≥ 1,000 actions/s,
+p99 ≤ 50 ms at 200 sockets, ≥ half the raw WebSocket echo rate of the same stack).
+
+Starts one uvicorn worker in a subprocess (temporary SQLite file, ``/ws-echo`` enabled
+through SPILLEBORD_WS_ECHO=1), opens N WebSocket clients on loopback that each play a
+solitaire with random legal actions (one action in flight per socket, a new match when
+a game ends), then measures the raw echo rate through the same stack with the same
+number of sockets.  Bounded in time (``--seconds``) and in games (``--max-games``).
+
+    python bench/server_load.py --quick
+    python bench/server_load.py --clients 200 --seconds 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+COMPRESSION: list[str | None] = ["deflate"]  # what the clients offer (browsers: deflate)
+
+
+@dataclass
+class Totals:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    games: int = 0
+    errors: int = 0
+
+
+def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "SPILLEBORD_DB": f"sqlite:///{db}", "SPILLEBORD_WS_ECHO": "1",
+           "SPILLEBORD_BOT_DELAY": "0", "SPILLEBORD_RATE": "100000"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "spillebord.server.app:create_app", "--factory",
+         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
+         "--ws-ping-interval", "0", "--no-access-log"],
+        env=env)
+
+
+async def wait_up(base: str) -> None:
+    async with httpx.AsyncClient(base_url=base) as http:
+        for _ in range(200):
+            try:
+                if (await http.get("/api/games")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.1)
+    raise RuntimeError("server did not start")
+
+
+async def new_match(http: httpx.AsyncClient, game: str) -> tuple[str, str]:
+    r = await http.post("/api/matches", json={"game": game})
+    r.raise_for_status()
+    body = r.json()
+    return body["match_id"], body["token"]
+
+
+async def open_game(ws_base: str, match: tuple[str, str]) -> tuple[Any, dict[str, Any], int]:
+    """Connect to a match with its token; the socket and the first state."""
+    url = f"{ws_base}/ws/{match[0]}?token={match[1]}"
+    ws = await websockets.connect(url, compression=COMPRESSION[0])
+    while True:  # welcome, then the first state
+        msg = json.loads(await ws.recv())
+        if msg["t"] == "state":
+            return ws, msg["d"], msg["v"]
+
+
+async def player(ws_base: str, http: httpx.AsyncClient, game: str, clock: dict[str, float],
+                 max_games: list[int], totals: Totals, rng: random.Random,
+                 first: tuple[Any, dict[str, Any], int], interval: float) -> None:
+    """Play games on one socket, starting on an open one.  ``interval`` > 0 paces the
+    actions (a player who acts every ``interval`` seconds, catching up when late); 0 acts
+    as fast as answers come.  A finished game is followed by a new match and socket."""
+    ws, state, version = first
+    stop_at = clock["stop"]
+    next_at = clock["start"] + rng.random() * interval
+    while True:
+        try:
+            while time.perf_counter() < stop_at and state["outcome"] is None:
+                legal = [a for a in state["legal"] if a != "resign"] or state["legal"]
+                if interval > 0:
+                    next_at += interval
+                    wait = next_at - time.perf_counter()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    if time.perf_counter() >= stop_at:
+                        break
+                t0 = time.perf_counter()
+                await ws.send(json.dumps({"t": "act", "v": version,
+                                          "d": {"action": rng.choice(legal)}}))
+                msg = json.loads(await ws.recv())
+                totals.latencies.append(time.perf_counter() - t0)
+                if msg["t"] != "state":
+                    totals.errors += 1
+                    continue
+                state, version = msg["d"], msg["v"]
+                totals.actions += 1
+            totals.games += state["outcome"] is not None
+        finally:
+            await ws.close()
+        if time.perf_counter() >= stop_at or max_games[0] <= 0:
+            return
+        max_games[0] -= 1
+        ws, state, version = await open_game(ws_base, await new_match(http, game))
+
+
+async def echo_client(ws_base: str, stop_at: float, totals: Totals) -> None:
+    payload = json.dumps({"t": "act", "v": 12, "d": {"action": "8H c2"}})
+    async with websockets.connect(f"{ws_base}/ws-echo", compression=COMPRESSION[0]) as ws:
+        while time.perf_counter() < stop_at:
+            t0 = time.perf_counter()
+            await ws.send(payload)
+            await ws.recv()
+            totals.latencies.append(time.perf_counter() - t0)
+            totals.actions += 1
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_queue_wait(pid: int) -> float:
+    """Seconds the process's threads spent runnable but waiting for a CPU (Linux
+    schedstat): how much the rest of the machine held the server back."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / 1e9
+
+
+def own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def play_phase(base: str, ws_base: str, pid: int, args: argparse.Namespace,
+                     rate: float) -> dict[str, Any]:
+    """One timed phase of game play; ``rate`` 0 = flood (no pacing)."""
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
+        matches = [await new_match(http, args.game) for _ in range(args.clients)]
+        # Every socket is open before the clock starts: the figures are steady play.
+        firsts = await asyncio.gather(*[open_game(ws_base, m) for m in matches])
+        totals = Totals()
+        budget = [args.max_games]
+        interval = args.clients / rate if rate > 0 else 0.0
+        server0, client0, wait0 = cpu_seconds(pid), own_cpu(), run_queue_wait(pid)
+        t0 = time.perf_counter()
+        clock = {"start": t0, "stop": t0 + args.seconds}
+        await asyncio.gather(*[
+            player(ws_base, http, args.game, clock, budget, totals,
+                   random.Random(i), firsts[i], interval) for i in range(args.clients)])
+        seconds = time.perf_counter() - t0
+        server_cpu, client_cpu = cpu_seconds(pid) - server0, own_cpu() - client0
+        waited = run_queue_wait(pid) - wait0
+    return {
+        "mode": f"paced {rate:g}/s" if rate > 0 else "flood",
+        "seconds": round(seconds, 2), "actions": totals.actions, "games": totals.games,
+        "errors": totals.errors, "actions_per_s": round(totals.actions / seconds),
+        "p50_ms": round(pct(totals.latencies, 0.5), 2),
+        "p99_ms": round(pct(totals.latencies, 0.99), 2),
+        "max_ms": round(max(totals.latencies, default=0) * 1000, 2),
+        "server_cpu_pct": round(100 * server_cpu / seconds),
+        "server_wait_pct": round(100 * waited / seconds),
+        "server_cpu_us_per_action": round(server_cpu / max(1, totals.actions) * 1e6),
+        "client_cpu_pct": round(100 * client_cpu / seconds),
+    }
+
+
+async def echo_phase(ws_base: str, pid: int, args: argparse.Namespace) -> dict[str, Any]:
+    echo = Totals()
+    server0, client0, wait0 = cpu_seconds(pid), own_cpu(), run_queue_wait(pid)
+    t0 = time.perf_counter()
+    await asyncio.gather(*[echo_client(ws_base, t0 + args.echo_seconds, echo)
+                           for _ in range(args.clients)])
+    seconds = time.perf_counter() - t0
+    server_cpu, client_cpu = cpu_seconds(pid) - server0, own_cpu() - client0
+    waited = run_queue_wait(pid) - wait0
+    return {
+        "mode": "echo flood", "seconds": round(seconds, 2), "actions": echo.actions,
+        "games": 0, "errors": 0, "actions_per_s": round(echo.actions / seconds),
+        "p50_ms": round(pct(echo.latencies, 0.5), 2),
+        "p99_ms": round(pct(echo.latencies, 0.99), 2),
+        "max_ms": round(max(echo.latencies, default=0) * 1000, 2),
+        "server_cpu_pct": round(100 * server_cpu / seconds),
+        "server_wait_pct": round(100 * waited / seconds),
+        "server_cpu_us_per_action": round(server_cpu / max(1, echo.actions) * 1e6),
+        "client_cpu_pct": round(100 * client_cpu / seconds),
+    }
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    port = free_port()
+    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = start_server(port, str(Path(tmp) / "bench.db"))
+        try:
+            await wait_up(base)
+            if args.warmup > 0:  # untimed: first-call costs, caches, SQLite file growth
+                warm = argparse.Namespace(**{**vars(args), "seconds": args.warmup})
+                await play_phase(base, ws_base, proc.pid, warm, 0)
+            phases = []
+            if args.rate > 0:
+                phases.append(await play_phase(base, ws_base, proc.pid, args, args.rate))
+            phases.append(await play_phase(base, ws_base, proc.pid, args, 0))
+            phases.append(await echo_phase(ws_base, proc.pid, args))
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+    flood, echo = phases[-2], phases[-1]
+    return {
+        "game": args.game, "clients": args.clients, "deflate": COMPRESSION[0] is not None,
+        "cpus": os.cpu_count(), "load_avg_1min": round(os.getloadavg()[0], 2),
+        "phases": phases,
+        "flood_to_echo": round(flood["actions_per_s"] / max(1, echo["actions_per_s"]), 2),
+        "cpu_cost_vs_echo": round(echo["server_cpu_us_per_action"]
+                                  / max(1, flood["server_cpu_us_per_action"]), 2),
+    }
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--clients", type=int, default=200)
+    p.add_argument("--seconds", type=float, default=15.0)
+    p.add_argument("--echo-seconds", type=float, default=None)
+    p.add_argument("--max-games", type=int, default=5000)
+    p.add_argument("--game", default="posthus")
+    p.add_argument("--rate", type=float, default=1000.0,
+                   help="paced phase: total actions/s over all sockets (0: skip)")
+    p.add_argument("--warmup", type=float, default=2.0, help="untimed seconds of play first")
+    p.add_argument("--quick", action="store_true", help="20 clients, 3 seconds per phase")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--no-deflate", action="store_true",
+                   help="clients do not offer permessage-deflate")
+    args = p.parse_args()
+    if args.quick:
+        args.clients, args.seconds, args.rate, args.warmup = 20, 3.0, 200.0, 1.0
+    if args.no_deflate:
+        COMPRESSION[0] = None
+    if args.echo_seconds is None:
+        args.echo_seconds = min(args.seconds, 10.0)
+    try:
+        import uvloop
+        uvloop.install()
+    except ImportError:
+        pass
+    result = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"game {result['game']}, {result['clients']} sockets, deflate "
+          f"{result['deflate']}, {result['cpus']} cpus, load {result['load_avg_1min']}")
+    cols = list(result["phases"][0])
+    print("  ".join(f"{c:>12}" for c in cols))
+    for phase in result["phases"]:
+        print("  ".join(f"{phase[c]!s:>12}" for c in cols))
+    print(f"flood actions/s ÷ echo messages/s: {result['flood_to_echo']}; "
+          f"echo CPU per message ÷ CPU per action: {result['cpu_cost_vs_echo']}")
+
+
+if __name__ == "__main__":
+    main()

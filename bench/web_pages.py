@@ -1,0 +1,198 @@
+"""Benchmark of the web pages in headless Chromium.  Prints a table.
+
+    python bench/web_pages.py                 # all registered games, 30 moves each
+    python bench/web_pages.py --write         # also rewrite docs/benchmarks/web.md
+
+Starts its own server (``spillebord serve`` on a free loopback port, temporary SQLite)
+and Debian's /usr/bin/chromium through Playwright, then for each game:
+
+1. first load: bytes transferred (encoded, headers included, from Chromium's network
+   events) for a fresh visit of /play/{id}, cache empty — HTML, CSS, JS modules,
+   catalogue and API calls; the WebSocket frames are not counted;
+2. time to interactive: navigation start → the first `state` drawn (play.js sets
+   window.__spillebord.interactiveAt in the frame after the board is drawn); median and
+   best of five fresh visits after a warm-up visit (BENCH_MARKS=1 prints the phases);
+3. message → drawn move: for each `state` the page receives, the time from the
+   WebSocket message's arrival to the next painted frame (median and 95th percentile),
+   while a scripted player plays legal actions through the page's own session.
+
+Targets (issue 8): first load ≤ 150 KB, interactive ≤ 0.5 s, a move drawn ≤ 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SEATS = {"studenter": ["me"], "posthus": ["me"],
+         "gammel_jomfru": ["me", {"bot": "random", "level": None}],
+         "kugler": ["me"] + [{"bot": "random", "level": None}] * 3}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def post(url: str, body: dict[str, Any]) -> Any:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as res:
+        return json.loads(res.read())
+
+
+def start_server(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    exe = shutil.which("spillebord", path=str(Path(sys.executable).parent)) or "spillebord"
+    env = {**os.environ, "SPILLEBORD_BOT_DELAY": "0.05", "SPILLEBORD_VERDICT_SECONDS": "0.5"}
+    proc = subprocess.Popen([exe, "serve", "--port", str(port), "--db", f"sqlite:///{tmp}/b.db"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(150):
+        try:
+            urllib.request.urlopen(url + "/api/games", timeout=1)
+            return proc, url
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+def load(browser: Any, url: str, game: str) -> tuple[Any, Any, float, float]:
+    """A fresh context (empty cache) opening a new match: (context, page, bytes, tti)."""
+    res = post(url + "/api/matches", {"game": game, "seats": SEATS[game], "deal": 7})
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    sizes: dict[str, float] = {}
+    cdp.on("Network.loadingFinished",
+           lambda e: sizes.__setitem__(e["requestId"], e["encodedDataLength"]))
+    page.goto(url + res["play_url"])
+    page.wait_for_function("() => window.__spillebord && window.__spillebord.interactiveAt")
+    page.wait_for_load_state("networkidle")
+    tti = float(page.evaluate("() => window.__spillebord.interactiveAt"))
+    if os.environ.get("BENCH_MARKS"):
+        marks = page.evaluate("() => window.__spillebord.marks")
+        print(game, {k: round(v) for k, v in marks.items()})
+    return context, page, sum(sizes.values()), tti
+
+
+def measure_game(browser: Any, url: str, game: str, moves: int) -> dict[str, Any]:
+    # The first visit warms the server (imports, first deal); then five more visits.
+    ttis = []
+    for i in range(6):
+        context, page, first_load, tti = load(browser, url, game)
+        if i:
+            ttis.append(tti)
+        if i < 5:
+            context.close()
+    tti = statistics.median(ttis)
+    tti_best = min(ttis)
+    # Play legal actions through the page's own session; every state is timed.
+    for _ in range(moves):
+        st = page.evaluate("() => window.__spillebord.state")
+        if st["outcome"]:
+            break
+        if not st["legal"]:
+            page.wait_for_timeout(100)
+            continue
+        legal = [a for a in st["legal"] if a != "resign"] or st["legal"]
+        v = page.evaluate("() => window.__spillebord.session.version")
+        page.evaluate("a => window.__spillebord.session.act(a)", legal[len(legal) // 2])
+        page.wait_for_function("v => window.__spillebord.session.version > v", arg=v)
+    page.wait_for_timeout(300)
+    timings = [t["ms"] for t in page.evaluate("() => window.__spillebord.timings")[1:]]
+    context.close()
+    timings.sort()
+    return {
+        "game": game, "first_load_kb": first_load / 1024, "tti_ms": tti, "tti_best_ms": tti_best,
+        "draw_median_ms": statistics.median(timings) if timings else float("nan"),
+        "draw_p95_ms": timings[int(0.95 * (len(timings) - 1))] if timings else float("nan"),
+        "states": len(timings),
+    }
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    lines = ["| game | first load (KB) | interactive, median (ms) | best (ms) "
+             "| move drawn, median (ms) | p95 (ms) | states |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        lines.append(f"| {r['game']} | {r['first_load_kb']:.1f} | {r['tti_ms']:.0f} | "
+                     f"{r['tti_best_ms']:.0f} | "
+                     f"{r['draw_median_ms']:.1f} | {r['draw_p95_ms']:.1f} | {r['states']} |")
+    return "\n".join(lines)
+
+
+def write_doc(text: str) -> None:
+    path = ROOT / "docs" / "benchmarks" / "web.md"
+    today = dt.date.today().isoformat()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        "# Web pages: load size, time to interactive, time to draw a move\n\n"
+        f"Measured {today} by `python bench/web_pages.py --write` on the development machine "
+        "(2 cores, shared with other work: load average "
+        f"{os.getloadavg()[0]:.1f} at the end of the run), headless Debian Chromium, server "
+        "on loopback with a temporary SQLite database.\n\n"
+        "Targets (issue 8): first load ≤ 150 KB transferred; interactive ≤ 0.5 s; a move "
+        "drawn ≤ 50 ms after the server's message.\n\n"
+        f"{text}\n\n"
+        "- *first load*: every byte Chromium received for a fresh visit of /play/{id} "
+        "(HTML, CSS, ES modules, the Danish catalogue, the API calls), cache disabled; "
+        "WebSocket frames not counted.\n"
+        "- *interactive*: navigation start → the frame after the first `state` is drawn; "
+        "median and best of five fresh visits after one warm-up visit. Most of the spread "
+        "is the shared machine: the HTML and module fetches and the WebSocket handshake "
+        "wait for the Python server's turn on the cores.\n"
+        "- *move drawn*: arrival of a `state` WebSocket message → the next painted frame, "
+        "over the states of the scripted game (legal actions sent by the page's session).\n",
+        encoding="utf-8")
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    from spillebord import games
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--moves", type=int, default=30)
+    ap.add_argument("--write", action="store_true", help="rewrite docs/benchmarks/web.md")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, url = start_server(Path(tmp))
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                rows = [measure_game(browser, url, g, args.moves) for g in games.keys()  # noqa: SIM118
+                        if g in SEATS]
+                browser.close()
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    text = table(rows)
+    print(text)
+    if args.write:
+        write_doc(text)
+
+
+if __name__ == "__main__":
+    main()

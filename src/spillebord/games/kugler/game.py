@@ -1,0 +1,86 @@
+"""The ``kugler`` game object: metadata, flags, the deal and the notation entry points.
+
+The deal (rule book kugler, ruling 1): ``kugler_deck()`` (134 cards) shuffled by the
+deal number's ``deal`` stream; the shuffled card i (i < 5·seats) goes to seat i mod seats
+(one at a time round the table, seat 0 first); the rest is the draw pile, next card
+first.  All marbles start in their start areas; seat 0 moves first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from spillebord.core.cards import kugler_deck
+from spillebord.core.errors import IllegalActionError
+from spillebord.core.protocol import FlagSpec, Game, State
+from spillebord.core.rng import shuffled
+from spillebord.games.kugler.board import EMPTY, geometry
+from spillebord.games.kugler.explain import explain
+from spillebord.games.kugler.moves import Move
+from spillebord.games.kugler.notation import format_position, parse_position
+from spillebord.games.kugler.state import KuglerState
+
+
+class KuglerGame(Game):
+    key = "kugler"
+    name_da = "Kugler og Jokere"
+    name_en = "Marbles and Jokers"
+    blurb_da = ("Makkerspil for 4, 6 eller 8: spil et kort, flyt en kugle, og få holdets "
+                "ti kugler hjem før de andre.")
+    blurb_en = ("A partnership race for 4, 6 or 8: play a card, move a marble, and bring "
+                "your team's ten marbles home first.")
+    seat_counts = (4, 6, 8)
+    default_seats = 4
+    flag_specs = (
+        FlagSpec("optional_home_entry", False,
+                 "En kugle må køre forbi sit hjem og en omgang til",
+                 "A marble may pass its home and go round again"),
+        FlagSpec("strict_discard", False,
+                 "Kassér kun, når intet kort på hånden kan bruges",
+                 "Discard only when no card in the hand can be used"),
+        FlagSpec("finished_helps_partner", True,
+                 "Færdig spiller flytter makkerens kugler",
+                 "A finished player moves the partner's marbles"),
+    )
+
+    def new(self, deal: int = 0, seats: int | None = None, **flags: bool) -> KuglerState:
+        deal = self.check_deal(deal)
+        n = self.check_seats(seats)
+        checked = self.check_flags(flags)
+        cards = shuffled(kugler_deck(), "kugler", n, deal)
+        hands = tuple(tuple(sorted(cards[s : 5 * n : n])) for s in range(n))
+        board = (EMPTY,) * geometry(n).size
+        return KuglerState(self, n, deal, checked, board, hands, tuple(cards[5 * n :]), (),
+                           0)
+
+    def parse_action(self, state: State, text: str) -> Move:
+        if not isinstance(state, KuglerState):
+            raise IllegalActionError("not a kugler state")
+        if state.to_move is None:
+            raise IllegalActionError("the game is over")
+        wanted = " ".join(text.split())
+        move = state.lookup(wanted)
+        if move is None:
+            raise IllegalActionError(explain(state, wanted))
+        return move
+
+    def parse_position(self, text: str, **flags: bool) -> KuglerState:
+        return parse_position(self, text, self.check_flags(flags))
+
+    def format_position(self, state: State) -> str:
+        if not isinstance(state, KuglerState):
+            raise TypeError("not a kugler state")
+        return format_position(state)
+
+    def click(self, state: State, target: str) -> list[Any]:
+        """A click on a marble's place (``t12``, ``h0.2``, ``s0``) or a card (``5H``)
+        offers the legal moves starting there or using that card."""
+        if not isinstance(state, KuglerState):
+            return []
+        moves = state.legal_actions()
+        if len(target) == 2 and target[1] in "CDHSK" and target[0] in "A23456789TJQK":
+            return [m for m in moves if m.card == target]
+        return [m for m in moves if f" {target}-" in f" {m.text}"]
+
+
+GAME = KuglerGame()

@@ -1,0 +1,133 @@
+"""Posthus position text and action notation (rule book, posthus "Position text" and
+"Actions").
+
+Position text: an optional first line ``round N`` (N = 1, 2 or 3; 1 when absent), then
+4 lines of 8 tokens, each a card code or ``--`` for a gap.  ``format_position`` always
+writes the ``round`` line.  A resigned game (over, though its grid is not) is written
+with a last line ``resigned`` — the one addition to the rule book's text, needed so that
+every state round-trips.  Blank lines and extra spaces are tolerated on input.
+
+Actions: ``<card> <place>`` (``8H c2``), ``redeal``, ``resign``.  ``parse_action``
+gives the reason an action is refused ("8H does not fit c2: the left neighbour is 9S").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from spillebord.core.cards import is_card_code
+from spillebord.core.errors import IllegalActionError, NotationError
+from spillebord.games.posthus import grid as g
+from spillebord.games.posthus.state import REDEAL, RESIGN, ROUNDS, PosthusState
+
+if TYPE_CHECKING:
+    from spillebord.games.posthus.game import PosthusGame
+
+GAP_TOKEN = "--"
+
+
+def format_position(state: PosthusState) -> str:
+    lines = [f"round {state.round}"]
+    for row in range(g.ROWS):
+        cells = state.grid[row * g.COLUMNS : (row + 1) * g.COLUMNS]
+        lines.append(" ".join(GAP_TOKEN if c is None else c for c in cells))
+    if state.resigned:
+        lines.append("resigned")
+    return "\n".join(lines) + "\n"
+
+
+def _parse_round(line: str) -> int:
+    words = line.split()
+    if len(words) != 2 or words[1] not in ("1", "2", "3"):
+        raise NotationError(f"line 1: {line.strip()!r} is not 'round 1', 'round 2' or 'round 3'")
+    return int(words[1])
+
+
+def parse_grid_and_round(text: str) -> tuple[g.Grid, int, bool]:
+    """The grid, the round and the resigned mark of a position text (NotationError
+    naming the line, row and column of the first fault)."""
+    if not isinstance(text, str):
+        raise NotationError("a posthus position is text")
+    numbered = [(i + 1, line) for i, line in enumerate(text.splitlines()) if line.strip()]
+    if not numbered:
+        raise NotationError("empty position: expected 'round N' and 4 rows of 8 places")
+    round_ = 1
+    if numbered[0][1].split()[0] == "round":
+        round_ = _parse_round(numbered[0][1])
+        numbered = numbered[1:]
+    resigned = False
+    if numbered and numbered[-1][1].strip() == "resigned":
+        resigned = True
+        numbered = numbered[:-1]
+    if len(numbered) != g.ROWS:
+        raise NotationError(f"a position has {g.ROWS} rows of places, this one has {len(numbered)}")
+    cells: list[str | None] = []
+    seen: dict[str, str] = {}
+    for row, (lineno, line) in enumerate(numbered):
+        tokens = line.split()
+        if len(tokens) != g.COLUMNS:
+            raise NotationError(
+                f"line {lineno} (row {row + 1}) has {len(tokens)} places, not {g.COLUMNS}"
+            )
+        for col, token in enumerate(tokens):
+            where = f"line {lineno}, place {g.place_name(row * g.COLUMNS + col)}"
+            if token == GAP_TOKEN:
+                cells.append(None)
+                continue
+            if not is_card_code(token):
+                raise NotationError(f"{where}: {token[:12]!r} is not a card or '--'")
+            if token not in g.DECK_SET:
+                raise NotationError(f"{where}: {token} is not in the posthus deck (7–K)")
+            if token in seen:
+                raise NotationError(f"{where}: {token} appears twice (also at {seen[token]})")
+            seen[token] = g.place_name(row * g.COLUMNS + col)
+            cells.append(token)
+    gaps = [g.place_name(i) for i, c in enumerate(cells) if c is None]
+    if len(gaps) != g.GAPS:
+        # Distinct deck cards only get here, so more gaps means missing cards.
+        missing = ", ".join(c for c in g.DECK if c not in seen)
+        raise NotationError(
+            f"the grid has {len(gaps)} gaps ({', '.join(gaps)}), not {g.GAPS}: "
+            f"missing {missing}"
+        )
+    return tuple(cells), round_, resigned
+
+
+def parse_position(game: PosthusGame, text: str, flags: dict[str, bool]) -> PosthusState:
+    grid, round_, resigned = parse_grid_and_round(text)
+    return PosthusState(game, grid, round_, 0, flags, resigned)
+
+
+def parse_action(state: PosthusState, text: str) -> str:
+    """The legal action written ``text``; IllegalActionError with the reason otherwise."""
+    if not isinstance(text, str):
+        raise IllegalActionError(f"{text!r} is not an action text")
+    words = text.split()
+    wanted = " ".join(words)
+    if state.outcome is not None:
+        raise IllegalActionError("the game is over")
+    if wanted == RESIGN:
+        return RESIGN
+    if wanted == REDEAL:
+        if state.redeals_left == 0:
+            raise IllegalActionError(f"no redeal left: at most {ROUNDS - 1} redeals per game")
+        return REDEAL
+    if len(words) != 2:
+        raise IllegalActionError(
+            f"{wanted[:40]!r} is not an action: write '<card> <place>' (8H c2), "
+            "'redeal' or 'resign'"
+        )
+    card, place = words
+    if not is_card_code(card):
+        raise IllegalActionError(f"{card[:12]!r} is not a card")
+    if card not in g.DECK_SET:
+        raise IllegalActionError(f"{card} is not in the posthus deck (7–K)")
+    target = g.parse_place(place)
+    if target is None:
+        raise IllegalActionError(f"{place[:12]!r} is not a place: columns a–h, rows 1–4")
+    occupant = state.grid[target]
+    if occupant is not None:
+        raise IllegalActionError(f"{place} is not a gap: it holds {occupant}")
+    if card not in g.accepted_cards(state.grid, target, state.open_gaps):
+        raise IllegalActionError(g.why_not(state.grid, card, target, state.open_gaps))
+    return f"{card} {place}"

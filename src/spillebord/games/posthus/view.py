@@ -1,0 +1,36 @@
+"""What the player (and any spectator) sees of a posthus game: everything — posthus has
+no hidden cards (future redeal shuffles are not shown anywhere).
+
+The view holds the grid, the runs (framed in red, rule 3), the round, the redeals left,
+the bonus a win in this round would give (shown in the lower right corner in the Danish
+text), and the outcome once the game is over.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from spillebord.core.protocol import JSON
+from spillebord.games.posthus import grid as g
+
+if TYPE_CHECKING:
+    from spillebord.games.posthus.state import PosthusState
+
+
+def state_view(state: PosthusState) -> JSON:
+    rows = [list(state.grid[r * g.COLUMNS : (r + 1) * g.COLUMNS]) for r in range(g.ROWS)]
+    runs = list(state.runs)
+    outcome = state.outcome
+    return {
+        "grid": rows,
+        "runs": runs,
+        "run_places": [
+            g.place_name(r * g.COLUMNS + c) for r, n in enumerate(runs) for c in range(n)
+        ],
+        "gaps": [g.place_name(i) for i in state.gaps()],
+        "round": state.round,
+        "redeals_left": state.redeals_left,
+        "bonus": state.bonus,
+        "flags": dict(state.flags),
+        "outcome": None if outcome is None else outcome.to_json(),
+    }

@@ -1,0 +1,201 @@
+"""Studenterkabalen's position JSON and action texts, with reasons a player understands.
+
+Position (rule book): ``{"pass": 1, "base": "8", "row": [...], "foundations": [[...], ...
+8 piles], "helpers": [6 cards or null], "stock": [...], "waste": [...],
+"left_used": false}`` — ``row`` left to right, foundations and waste bottom to top,
+``stock`` in drawing order.  One extra key, ``"resigned": true``, appears only after
+resigning (so a finished game's position reads back finished).
+
+Checks: 104 cards in all, each code exactly twice (two decks); a known base rank; exactly 8
+foundations, each following the base and the wrap (ruling 2) and at most 13 cards; exactly
+6 helpers, none empty while the stock has cards (ruling 7); pass 1 … 3.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from spillebord.core.cards import RANKS, is_card_code, one_deck
+from spillebord.core.errors import IllegalActionError, NotationError
+from spillebord.games.studenter.rules import (
+    FOUNDATION_NAMES,
+    FOUNDATIONS,
+    FULL_PILE,
+    HELPER_NAMES,
+    HELPERS,
+    PASSES,
+    TOTAL_CARDS,
+    foundation_takes,
+    goes_down_on,
+    rank_text,
+    rank_value,
+)
+from spillebord.games.studenter.state import DRAW, LEFT, REDEAL, RESIGN, StudenterState
+
+KEYS = ("pass", "base", "row", "foundations", "helpers", "stock", "waste", "left_used")
+
+
+def format_position(state: StudenterState) -> str:
+    data: dict[str, Any] = {
+        "pass": state.pass_no,
+        "base": rank_text(state.base),
+        "row": list(state.row),
+        "foundations": [list(p) for p in state.foundations],
+        "helpers": list(state.helpers),
+        "stock": list(state.stock),
+        "waste": list(state.waste),
+        "left_used": state.left_used,
+    }
+    if state.resigned:
+        data["resigned"] = True
+    return json.dumps(data)
+
+
+def _cards(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise NotationError(f"{where} must be a list of card codes")
+    for item in value:
+        if not isinstance(item, str) or not is_card_code(item) or item == "JK":
+            raise NotationError(f"{where}: {item!r} is not a card (e.g. TH, 8S)")
+    return tuple(value)
+
+
+def parse_position(text: str, **flags: bool) -> StudenterState:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise NotationError(f"a studenter position is JSON: {exc.msg} at line {exc.lineno}"
+                            ) from exc
+    if not isinstance(data, dict):
+        raise NotationError("a studenter position is a JSON object")
+    missing = [k for k in KEYS if k not in data]
+    if missing:
+        raise NotationError(f"the position lacks {', '.join(map(repr, missing))}")
+    unknown = sorted(set(data) - {*KEYS, "resigned"})
+    if unknown:
+        raise NotationError(f"unknown key {unknown[0]!r} in the position")
+    pass_no = data["pass"]
+    if type(pass_no) is not int or pass_no not in range(1, PASSES + 1):
+        raise NotationError(f"pass must be 1, 2 or 3, not {pass_no!r}")
+    base_text = data["base"]
+    if not isinstance(base_text, str) or len(base_text) != 1 or base_text not in RANKS:
+        raise NotationError(f"unknown base rank {base_text!r} (use one of {RANKS})")
+    base = rank_value(base_text + "C")
+    row = _cards(data["row"], "row")
+    stock = _cards(data["stock"], "stock")
+    waste = _cards(data["waste"], "waste")
+    piles = data["foundations"]
+    if not isinstance(piles, list):
+        raise NotationError("foundations must be a list of 8 piles")
+    if len(piles) != FOUNDATIONS:
+        raise NotationError(f"there are exactly 8 foundations, not {len(piles)}")
+    foundations: list[tuple[str, ...]] = []
+    for name, raw in zip(FOUNDATION_NAMES, piles, strict=True):
+        pile = _cards(raw, name)
+        if len(pile) > FULL_PILE:
+            raise NotationError(f"{name} holds {len(pile)} cards; a foundation holds 13")
+        for i, card in enumerate(pile):
+            if not foundation_takes(pile[:i], card, base):
+                want = rank_text((base + i - 1) % 13 + 1)
+                raise NotationError(f"{name} does not follow the base {base_text} and the "
+                                    f"wrap: card {i + 1} is {card}, expected a {want}")
+        foundations.append(pile)
+    raw_helpers = data["helpers"]
+    if not isinstance(raw_helpers, list):
+        raise NotationError("helpers must be a list of 6 cards or null")
+    if len(raw_helpers) != HELPERS:
+        raise NotationError(f"there are exactly 6 helpers, not {len(raw_helpers)}")
+    helpers: list[str | None] = []
+    for name, item in zip(HELPER_NAMES, raw_helpers, strict=True):
+        if item is None:
+            if stock:
+                raise NotationError(f"{name} is empty while the stock has cards "
+                                    "(rule 7 refills it at once)")
+            helpers.append(None)
+        else:
+            helpers.append(_cards([item], name)[0])
+    left_used = data["left_used"]
+    resigned = data.get("resigned", False)
+    if not isinstance(left_used, bool) or not isinstance(resigned, bool):
+        raise NotationError("left_used and resigned must be true or false")
+    everything = [*row, *stock, *waste, *(c for c in helpers if c is not None),
+                  *(c for p in foundations for c in p)]
+    if len(everything) != TOTAL_CARDS:
+        raise NotationError(f"the position holds {len(everything)} cards, not 104")
+    counts = Counter(everything)
+    for code in one_deck():
+        if counts[code] != 2:
+            raise NotationError(f"{code} appears {counts[code]} times; two decks hold "
+                                "each card twice")
+    from spillebord.games.studenter.game import GAME
+
+    GAME.check_flags(flags)
+    return StudenterState(base=base, row=row, foundations=tuple(foundations),
+                          helpers=tuple(helpers), stock=stock, waste=waste,
+                          pass_no=pass_no, left_used=left_used, resigned=resigned)
+
+
+def _place(name: str) -> str:
+    return {"row": "the row", "waste": "the waste"}.get(name, name)
+
+
+def explain_illegal(state: StudenterState, text: str) -> str:
+    """Why ``text`` is not legal here: a reason for the player, one line."""
+    if text == DRAW:
+        if state.can_redeal():
+            return "the stock is empty: turn the waste over (redeal) to draw again"
+        return "the stock is empty"
+    if text == REDEAL:
+        if state.stock:
+            return "the waste can be turned over only when the stock is empty"
+        if not state.waste:
+            return "the waste is empty: there is nothing to turn over"
+        return "the waste has been turned over twice already (3 passes)"
+    if text == LEFT:
+        if state.left_used:
+            return "the leftmost card has been moved once already"
+        if len(state.row) < 2:
+            return "the row needs at least 2 cards for that"
+        return (f"the leftmost card {state.row[0]} is not one lower than the row's end "
+                f"{state.row[-1]}")
+    source, sep, target = text.partition(">")
+    places = ("row", "waste", *HELPER_NAMES)
+    if not sep or source not in places or target not in ("row", "waste", *FOUNDATION_NAMES):
+        shown = text if len(text) <= 20 else text[:20] + "…"
+        return (f"{shown!r} is not a studenter action (e.g. draw, redeal, row>f3, "
+                "waste>row, h2>f5, left>row, resign)")
+    card = dict(state.sources()).get(source)
+    if card is None:
+        return f"{_place(source)} is empty"
+    if target.startswith("f"):
+        pile = state.foundations[FOUNDATION_NAMES.index(target)]
+        if len(pile) >= FULL_PILE:
+            return f"{target} is complete and takes nothing"
+        if not pile:
+            return f"{target} is empty and takes only a {rank_text(state.base)}"
+        want = rank_text((state.base - 1 + len(pile)) % 13 + 1)
+        return f"{card} does not fit on {target}: it needs a {want}"
+    if target == "waste":
+        if source != "row":
+            return "the waste takes only the row's rightmost card"
+        if not state.waste:
+            return "an empty waste takes nothing"
+        return f"{card} is not one lower than the waste's top {state.waste[-1]}"
+    if source == "row":
+        return "a card from the row cannot go back onto the row"
+    if not state.row:
+        return "an empty row takes nothing"
+    if not goes_down_on(card, state.row[-1]):
+        return f"{card} is not one lower than the row's end {state.row[-1]}"
+    return f"{text} is not legal here"  # pragma: no cover - every case is named above
+
+
+def parse_action(state: StudenterState, text: str) -> str:
+    wanted = " ".join(str(text).split())
+    if state.to_move is None:
+        raise IllegalActionError("the game is over")
+    if wanted == RESIGN or wanted in state.legal_actions():
+        return wanted
+    raise IllegalActionError(explain_illegal(state, wanted))

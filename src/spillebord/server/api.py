@@ -1,0 +1,131 @@
+"""The JSON API under /api (docs/protocol.md, "HTTP API")."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Header, Query, Request
+from pydantic import BaseModel
+
+from spillebord import games
+from spillebord.core.record import GameRecord
+from spillebord.server import compute
+from spillebord.server.errors import Refusal
+from spillebord.server.hub import Hub
+from spillebord.server.lobby import CreateMatch, check_player, create_match
+from spillebord.server.sessions import Session
+from spillebord.server.stats import player_stats
+
+router = APIRouter(prefix="/api")
+PlayerHeader = Annotated[str | None, Header(alias="X-Player")]
+
+
+class Claim(BaseModel):
+    player: str | None = None
+
+
+def hub_of(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+@router.get("/games")
+def list_games() -> list[dict[str, Any]]:
+    """Every registered game with its flags, bot names and whether a solver exists."""
+    return [
+        {**g.info(), "bots": list(compute.bot_names(g.key)),
+         "solver": compute.solver_offers(g.key, "solve", "hint"),
+         "winnable": compute.solver_offers(g.key, "pick_winnable_deal")}
+        for g in games.all_games()
+    ]
+
+
+@router.post("/players", status_code=201)
+async def new_player(request: Request) -> dict[str, str]:
+    """A fresh player id for the browser to keep (statistics are kept per id)."""
+    player_id = secrets.token_urlsafe(12)
+    await asyncio.to_thread(hub_of(request).repo.create_player, player_id)
+    return {"player_id": player_id}
+
+
+@router.post("/matches", status_code=201)
+async def new_match(request: Request, body: CreateMatch,
+                    x_player: PlayerHeader = None) -> dict[str, Any]:
+    """Create a match; returns the creator's seat token and one invite per open seat."""
+    return await create_match(hub_of(request), body, x_player)
+
+
+@router.get("/matches/{match_id}")
+async def match_info(request: Request, match_id: str) -> dict[str, Any]:
+    hub = hub_of(request)
+    session = await hub.get(match_id)
+    info = session.public_info()
+    hub.release(session)  # a finished game nobody watches is not kept in memory
+    return info
+
+
+@router.post("/invites/{code}/claim")
+async def claim_invite(request: Request, code: str,
+                       body: Annotated[Claim | None, Body()] = None,
+                       x_player: PlayerHeader = None) -> dict[str, Any]:
+    """Take the invited seat (single use); returns the seat token."""
+    if len(code) > 64:
+        raise Refusal("bad_invite", "this invite link does not exist", 404)
+    player = check_player((body.player if body else None) or x_player)
+    return await hub_of(request).claim(code, player)
+
+
+async def readable(request: Request, match_id: str,
+                   authorization: str | None) -> tuple[Session, int | None]:
+    """The session and the caller's seat (None: no valid token), if the caller may read
+    the record: the game is over, or it is the caller's own running solitaire."""
+    hub = hub_of(request)
+    session = await hub.get(match_id)
+    hub.release(session)
+    token = (authorization or "").removeprefix("Bearer ").strip()
+    seat = session.seat_for_token(token) if token else None
+    if session.running and not (session.solitaire and seat is not None):
+        raise Refusal("running", "the record is available when the game is over", 403)
+    return session, seat
+
+
+@router.get("/matches/{match_id}/record")
+async def match_record(request: Request, match_id: str,
+                       authorization: Annotated[str | None, Header()] = None
+                       ) -> dict[str, Any]:
+    """The record and every event: finished games, or your own running solitaire."""
+    session, _seat = await readable(request, match_id, authorization)
+    return {
+        "record": session.record().to_json(),
+        "events": [{**session.event_json(e), "time": e.time.isoformat()}
+                   for e in session.events],
+        "outcome": session.row.outcome,
+        "status": session.row.status,
+    }
+
+
+@router.get("/players/{player_id}/stats")
+async def stats(request: Request, player_id: str) -> dict[str, Any]:
+    """Games, wins and bonus points over time, and results against bots."""
+    check_player(player_id)
+    return await asyncio.to_thread(player_stats, hub_of(request).engine, player_id)
+
+
+@router.get("/matches/{match_id}/replay")
+async def replay_step(request: Request, match_id: str,
+                      step: Annotated[int, Query(ge=0)] = 0,
+                      authorization: Annotated[str | None, Header()] = None
+                      ) -> dict[str, Any]:
+    """The view after ``step`` effective actions of the record (same access as the
+    record): the caller's seat view with a valid token, else the spectator view."""
+    session, seat = await readable(request, match_id, authorization)
+    record = session.record()
+    if step > len(record.actions):
+        raise Refusal("bad_step", f"the record has {len(record.actions)} actions", 404)
+    shortened = GameRecord(record.game, record.seats, record.deal, record.flags,
+                           record.actions[:step])
+    state = await asyncio.to_thread(shortened.replay)
+    return {"step": step, "total": len(record.actions), "seat": seat,
+            "view": state.view(seat), "to_move": state.to_move}

@@ -1,0 +1,79 @@
+"""The two seams for scale-out (issue 9): event fan-out and per-game serialisation.
+
+One worker uses the in-process versions here.  A Redis/PostgreSQL version implements the
+same two small interfaces: ``EventBus`` (publish "match X is at version n"; every
+subscriber, on any worker, is told) and ``MatchSerializer`` (``async with
+hold(match_id)``: no two events of one game interleave, across workers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Protocol
+
+Listener = Callable[[int], None]
+
+
+class EventBus(Protocol):
+    def subscribe(self, match_id: str, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(version)`` after each event of the match; returns unsubscribe."""
+        ...
+
+    async def publish(self, match_id: str, version: int) -> None: ...
+
+    def count(self, match_id: str) -> int:
+        """How many listeners this worker has for the match (0: it may be dropped)."""
+        ...
+
+
+class MatchSerializer(Protocol):
+    def hold(self, match_id: str) -> AbstractAsyncContextManager[None]: ...
+
+
+class LocalBus:
+    """In-process fan-out: listeners are plain callbacks that must not block."""
+
+    def __init__(self) -> None:
+        self._listeners: dict[str, set[Listener]] = defaultdict(set)
+
+    def subscribe(self, match_id: str, listener: Listener) -> Callable[[], None]:
+        self._listeners[match_id].add(listener)
+
+        def unsubscribe() -> None:
+            group = self._listeners.get(match_id)
+            if group is not None:
+                group.discard(listener)
+                if not group:
+                    del self._listeners[match_id]
+
+        return unsubscribe
+
+    def count(self, match_id: str) -> int:
+        return len(self._listeners.get(match_id, ()))
+
+    async def publish(self, match_id: str, version: int) -> None:
+        for listener in list(self._listeners.get(match_id, ())):
+            listener(version)
+
+
+class LocalSerializer:
+    """One asyncio lock per game."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    @asynccontextmanager
+    async def hold(self, match_id: str) -> AsyncIterator[None]:
+        lock = self._locks.get(match_id)
+        if lock is None:
+            lock = self._locks[match_id] = asyncio.Lock()
+        async with lock:
+            yield
+
+    def forget(self, match_id: str) -> None:
+        lock = self._locks.get(match_id)
+        if lock is not None and not lock.locked():
+            del self._locks[match_id]

@@ -1,0 +1,149 @@
+"""Work that must not run on the event loop: solver calls and bot decisions.
+
+Solvers and bots run in worker processes (pure-Python search would otherwise hold the
+GIL and slow every socket): one process for solver calls, one for bot decisions, so a
+long hint never delays a bot.  They receive only JSON text (a game record) and return
+text, so nothing is pickled but strings.  The bot process keeps the last state of each
+game it has seen and applies only the new actions, so a long game costs O(new actions)
+per decision, not a replay from the start.  ``SPILLEBORD_BOT_POOL=thread`` runs bots in
+threads of the server process instead (quick bots only).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import functools
+import json
+import multiprocessing
+import random
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from spillebord import bots, solvers
+from spillebord.core.protocol import State, replay
+from spillebord.core.record import GameRecord
+
+T = TypeVar("T")
+
+
+@functools.lru_cache(maxsize=64)
+def bot_names(game: str) -> tuple[str, ...]:
+    """``bots.names(game)``, cached for the process."""
+    return tuple(bots.names(game))
+
+
+@functools.lru_cache(maxsize=256)
+def solver_offers(game: str, *functions: str) -> bool:
+    """Whether the game's solver module exists and offers all ``functions`` (cached for
+    the process: a failed import is not cached by Python and costs file-system calls)."""
+    if not solvers.has_solver(game):
+        return False
+    module = solvers.load(game)
+    return all(callable(getattr(module, name, None)) for name in functions)
+
+
+def solver_hint(record_json: str, seconds: float) -> str | None:
+    record = GameRecord.loads(record_json)
+    result = solvers.load(record.game).hint(record.replay(), seconds)
+    return None if result is None else str(result)
+
+
+def solver_verdict(record_json: str, seconds: float) -> str:
+    record = GameRecord.loads(record_json)
+    result = solvers.load(record.game).solve(record.replay(), seconds)
+    return str(result.verdict)
+
+
+def winnable_deal(game: str, start: int, seconds: float, flags: dict[str, bool]) -> int:
+    return int(solvers.load(game).pick_winnable_deal(start, seconds, **flags))
+
+
+_STATES: collections.OrderedDict[str, tuple[tuple[str, ...], State]] = (
+    collections.OrderedDict())
+_MAX_STATES = 256
+
+
+def _replayed(record: GameRecord) -> State:
+    """The record's final state, reusing the cached state of the same game when the
+    record extends the actions it was built from."""
+    key = json.dumps([record.game, record.seats, record.deal, sorted(record.flags.items()),
+                      record.position])
+    cached = _STATES.get(key)
+    if cached is not None and record.actions[: len(cached[0])] == cached[0]:
+        state = replay(cached[1], record.actions[len(cached[0]):])
+    else:
+        state = record.replay()
+    _STATES[key] = (record.actions, state)
+    _STATES.move_to_end(key)
+    while len(_STATES) > _MAX_STATES:
+        _STATES.popitem(last=False)
+    return state
+
+
+def bot_choose(record_json: str, seat: int, bot: str, options: dict[str, Any],
+               seed: int) -> str:
+    """A bot's action text for ``seat``; the bot sees only the seat's Observation."""
+    record = GameRecord.loads(record_json)
+    player = bots.load(record.game, bot, **options)
+    obs = bots.Observation(_replayed(record), seat, random.Random(seed))
+    return str(player.choose(obs))
+
+
+def warm_up() -> int:
+    """Import every game, bot and solver module in a fresh worker, so the first hint or
+    bot decision does not pay for it."""
+    from spillebord import games
+
+    keys = list(games.keys())
+    for key in keys:
+        games.load(key)
+        bots.names(key)
+        solvers.has_solver(key)
+    return len(keys)
+
+
+class Compute:
+    """The executors; created lazily, shut down with the app."""
+
+    def __init__(self, solver_pool: str = "process", bot_pool: str = "process") -> None:
+        self.solver_pool = solver_pool
+        self.bot_pool = bot_pool
+        self._process: dict[str, ProcessPoolExecutor] = {}
+        self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="spillebord")
+
+    def _pool(self, kind: str, name: str) -> Executor:
+        if kind != "process":
+            return self._threads
+        pool = self._process.get(name)
+        if pool is None:
+            # spawn: never fork a process that runs an event loop and threads.
+            pool = self._process[name] = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return pool
+
+    async def run(self, kind: str, fn: Callable[..., T], *args: Any,
+                  name: str = "solver") -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool(kind, name), fn, *args)
+
+    async def solver(self, fn: Callable[..., T], *args: Any) -> T:
+        return await self.run(self.solver_pool, fn, *args, name="solver")
+
+    async def bot(self, fn: Callable[..., T], *args: Any) -> T:
+        return await self.run(self.bot_pool, fn, *args, name="bots")
+
+    async def warm(self) -> None:
+        """Start the worker processes and load the game code in them (in the background
+        at server start; failures only cost the first caller the start-up time)."""
+        for kind, name in ((self.bot_pool, "bots"), (self.solver_pool, "solver")):
+            if kind == "process":
+                await self.run(kind, warm_up, name=name)
+
+    def close(self) -> None:
+        """Stop the workers (blocking: queued work is dropped, running work — bounded by
+        the solver and bot budgets — is waited for, so no process is left behind)."""
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        for pool in self._process.values():
+            pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,163 @@
+"""The hub: the app's services (settings, repository, writer, bus, serializer, compute)
+and the live sessions — creating matches, claiming invites, reloading unfinished games
+at start."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import secrets
+from typing import Any
+
+from spillebord import games
+from spillebord.server import compute
+from spillebord.server.bots_runner import BotDriver
+from spillebord.server.bus import LocalBus, LocalSerializer
+from spillebord.server.compute import Compute
+from spillebord.server.errors import Refusal
+from spillebord.server.sessions import Session, token_hash
+from spillebord.server.settings import Settings
+from spillebord.server.storage import migrate
+from spillebord.server.storage.engine import Checkpointer, SqliteOwner, make_engine
+from spillebord.server.storage.repo import MatchRow, Repository
+from spillebord.server.storage.writer import GroupWriter
+
+log = logging.getLogger(__name__)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Hub:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.engine = make_engine(settings.db_url)
+        self.repo = Repository(self.engine)
+        self.bus = LocalBus()
+        self.serializer = LocalSerializer()
+        self.compute = Compute(settings.solver_pool, settings.bot_pool)
+        self.sessions: dict[str, Session] = {}
+        self.drivers: dict[str, BotDriver] = {}
+        self._writer: GroupWriter | None = None
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._owner: SqliteOwner | None = None
+        self._warming: asyncio.Task[None] | None = None
+
+    @property
+    def writer(self) -> GroupWriter:
+        assert self._writer is not None, "the hub is not started"
+        return self._writer
+
+    # -- lifecycle ----------------------------------------------------------------
+    async def start(self) -> None:
+        self._owner = SqliteOwner(self.engine)
+        await asyncio.to_thread(migrate.upgrade, self.engine)
+        self._writer = GroupWriter(self.engine)
+        self._checkpointer = Checkpointer(self.engine)
+        rows = await asyncio.to_thread(self.repo.load_running)
+        for row in rows:
+            try:
+                self.adopt(row)
+            except Exception:  # a game whose code changed incompatibly: keep serving
+                log.exception("could not reload match %s (%s)", row.id, row.game)
+        log.info("reloaded %d unfinished games", len(rows))
+        # Import every game's bots and solver now, then move everything that exists at
+        # start-up (modules, tables, reloaded games) out of the garbage collector's
+        # reach: a full collection then scans only what the running games create, which
+        # keeps its pauses short (they showed up as p99 latency).
+        for key in list(games.keys()):
+            compute.bot_names(key)
+            compute.solver_offers(key, "solve", "hint")
+            compute.solver_offers(key, "pick_winnable_deal")
+        gc.collect()
+        gc.freeze()
+        if self.settings.warm_workers:
+            self._warming = asyncio.create_task(self._warm())
+
+    async def _warm(self) -> None:
+        try:
+            await self.compute.warm()
+        except Exception:  # not fatal: the first hint or bot move starts the worker
+            log.warning("warming the worker processes failed", exc_info=True)
+
+    async def stop(self) -> None:
+        if self._warming is not None:
+            self._warming.cancel()
+        for driver in list(self.drivers.values()):
+            await driver.stop()
+        self.drivers.clear()
+        if self._writer is not None:
+            await asyncio.to_thread(self._writer.close)
+            await asyncio.to_thread(self._checkpointer.close)
+        await asyncio.to_thread(self.compute.close)
+        self.engine.dispose()
+        if self._owner is not None:
+            self._owner.release()
+
+    def adopt(self, row: MatchRow) -> Session:
+        session = Session(self, row)
+        self.sessions[row.id] = session
+        needs_driver = row.takeover_seconds is not None or any(
+            seat.kind == "bot" for seat in row.seat_rows)
+        if session.running and needs_driver:
+            self.drivers[row.id] = BotDriver(self, session)
+        return session
+
+    # -- lookup -------------------------------------------------------------------
+    async def get(self, match_id: str) -> Session:
+        session = self.sessions.get(match_id)
+        if session is not None:
+            return session
+        if len(match_id) > 32:
+            raise Refusal("not_found", "there is no such match", 404)
+        lock = self._loading.setdefault(match_id, asyncio.Lock())
+        try:
+            async with lock:
+                session = self.sessions.get(match_id)
+                if session is None:
+                    session = await self._load(match_id)
+        finally:
+            if not lock.locked():
+                self._loading.pop(match_id, None)
+        return session
+
+    async def _load(self, match_id: str) -> Session:
+        row = await asyncio.to_thread(self.repo.load_match, match_id)
+        if row is None:
+            raise Refusal("not_found", "there is no such match", 404)
+        try:
+            return self.adopt(row)
+        except Exception:
+            log.exception("could not load match %s (%s)", row.id, row.game)
+            raise Refusal("internal", "this match cannot be loaded", 500) from None
+
+    def bot_playing(self, session: Session, seat: int) -> bool:
+        driver = self.drivers.get(session.id)
+        return driver is not None and driver.controller(seat)[0] is not None
+
+    def release(self, session: Session) -> None:
+        """Forget a finished session nobody watches (it is reloaded on demand)."""
+        if not session.running and self.bus.count(session.id) == 0:
+            self.sessions.pop(session.id, None)
+            self.drivers.pop(session.id, None)
+            self.serializer.forget(session.id)
+
+    # -- invites ------------------------------------------------------------------
+    async def claim(self, code: str, player: str | None) -> dict[str, Any]:
+        token = new_token()
+        match_id, seat = await asyncio.to_thread(
+            self.repo.claim_invite, token_hash(code), token_hash(token), player)
+        session = self.sessions.get(match_id)
+        if session is not None:
+            session.seats[seat].token_hash = token_hash(token)
+            session.seats[seat].player_id = player
+        return {"match_id": match_id, "seat": seat, "token": token,
+                "play_url": f"/play/{match_id}#token={token}"}
+
+    def game_or_refuse(self, key: str) -> games.Game:
+        try:
+            return games.load(key)
+        except ValueError as exc:
+            raise Refusal("unknown_game", str(exc)) from None

@@ -1,0 +1,144 @@
+"""Creating a match: validate the request against the game, pick the deal (a random
+one, or a winnable one found by the solver off the event loop), write the match with
+hashed seat tokens and invite codes, and start its session."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from spillebord import bots
+from spillebord.server import compute
+from spillebord.server.errors import Refusal
+from spillebord.server.hub import Hub, new_token
+from spillebord.server.sessions import token_hash
+from spillebord.server.storage.repo import MatchRow, SeatRow, now
+
+PLAYER_ID = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
+MAX_DEAL = 2**63 - 1
+# Bots share one worker process: a room must not be able to make a bot think for hours.
+MAX_BOT_SECONDS = 5.0
+MAX_BOT_NUMBER = 100_000
+
+
+class BotSeat(BaseModel):
+    """A bot seat: the bot's name, and its keyword options — ``options`` as given, plus
+    ``level=`` when ``level`` is not null (for bots that take a level)."""
+
+    bot: str = Field(max_length=64)
+    level: Any = None
+    options: dict[str, Any] = Field(default_factory=dict, max_length=16)
+
+    def kwargs(self) -> dict[str, Any]:
+        return {**self.options, **({} if self.level is None else {"level": self.level})}
+
+
+SeatSpec = Literal["me", "human"] | BotSeat
+
+
+class CreateMatch(BaseModel):
+    game: str = Field(max_length=32)
+    flags: dict[str, bool] = Field(default_factory=dict)
+    seats: list[SeatSpec] | None = Field(default=None, max_length=8)
+    deal: int | Literal["random", "winnable"] = "random"
+    takeover_seconds: int | None = None
+    player: str | None = None
+
+
+def check_bot_options(spec: BotSeat) -> None:
+    for name, value in spec.kwargs().items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        if "second" in name and not 0 < value <= MAX_BOT_SECONDS:
+            raise Refusal("bad_bot_options",
+                          f"bot option {name} is at most {MAX_BOT_SECONDS:g} seconds")
+        if abs(value) > MAX_BOT_NUMBER:
+            raise Refusal("bad_bot_options", f"bot option {name} is at most {MAX_BOT_NUMBER}")
+
+
+def check_player(player: str | None) -> str | None:
+    if player is not None and not PLAYER_ID.match(player):
+        raise Refusal("bad_player", "a player id is 8–32 letters, digits, - or _")
+    return player
+
+
+async def pick_deal(hub: Hub, game_key: str, solitaire: bool, deal: int | str,
+                    flags: dict[str, bool]) -> int:
+    if isinstance(deal, int):
+        if isinstance(deal, bool) or not 0 <= deal <= MAX_DEAL:
+            raise Refusal("bad_deal", f"a deal number is an integer from 0 to {MAX_DEAL}")
+        return deal
+    if deal == "random":
+        # Table deals decide every hidden card: 63 random bits, so nobody can search
+        # the deal from the cards they see.
+        return secrets.randbelow(10**9) if solitaire else secrets.randbits(63)
+    if not solitaire or not compute.solver_offers(game_key, "pick_winnable_deal"):
+        raise Refusal("no_solver", "a winnable deal needs a solitaire with a solver")
+    start = secrets.randbelow(10**9)
+    return await hub.compute.solver(compute.winnable_deal, game_key, start,
+                                    hub.settings.winnable_seconds, flags)
+
+
+async def create_match(hub: Hub, req: CreateMatch, player: str | None) -> dict[str, Any]:
+    game = hub.game_or_refuse(req.game)
+    player = check_player(req.player or player)
+    specs: list[Any] = list(req.seats) if req.seats else (["me"] if game.is_solitaire else [])
+    try:
+        n = game.check_seats(len(specs))
+        flags = game.check_flags(req.flags)
+    except ValueError as exc:
+        code = "bad_seats" if "seat" in str(exc) else "bad_flags"
+        raise Refusal(code, str(exc)) from None
+    if specs.count("me") > 1:
+        raise Refusal("bad_seats", 'at most one seat can be "me"')
+    known = compute.bot_names(game.key)
+    for spec in specs:
+        if isinstance(spec, BotSeat):
+            if spec.bot not in known:
+                raise Refusal("unknown_bot", f"no bot {spec.bot!r} for {game.key} "
+                                             f"(bots: {', '.join(known)})")
+            check_bot_options(spec)
+            try:
+                bots.load(game.key, spec.bot, **spec.kwargs())
+            except (TypeError, ValueError) as exc:
+                raise Refusal("bad_bot_options", f"bot {spec.bot}: {exc}") from None
+    t = req.takeover_seconds
+    if t is not None and not hub.settings.min_takeover <= t <= 86400:
+        raise Refusal("bad_request", f"takeover_seconds is null or "
+                                     f"{hub.settings.min_takeover}–86400")
+    deal = await pick_deal(hub, game.key, game.is_solitaire, req.deal, flags)
+    try:
+        game.new(deal=deal, seats=n, **flags)
+    except ValueError as exc:
+        raise Refusal("bad_request", str(exc)) from None
+
+    match_id = secrets.token_urlsafe(9)
+    token: str | None = None
+    my_seat: int | None = None
+    seat_rows: list[SeatRow] = []
+    invites: list[dict[str, Any]] = []
+    invite_hashes: dict[int, str] = {}
+    for i, spec in enumerate(specs):
+        if isinstance(spec, BotSeat):
+            seat_rows.append(SeatRow(i, "bot", spec.bot, spec.kwargs() or None))
+        elif spec == "me":
+            token, my_seat = new_token(), i
+            seat_rows.append(SeatRow(i, "human", token_hash=token_hash(token),
+                                     player_id=player))
+        else:
+            code = secrets.token_urlsafe(18)
+            invite_hashes[i] = token_hash(code)
+            invites.append({"seat": i, "code": code, "url": f"/join/{code}"})
+            seat_rows.append(SeatRow(i, "human"))
+    row = MatchRow(id=match_id, game=game.key, flags=flags, seats=n, deal=deal,
+                   status="running", created=now(), takeover_seconds=t, creator=player,
+                   seat_rows=seat_rows)
+    await asyncio.to_thread(hub.repo.create_match, row, invite_hashes)
+    hub.adopt(row)
+    return {"match_id": match_id, "seat": my_seat, "token": token,
+            "play_url": f"/play/{match_id}" + (f"#token={token}" if token else ""),
+            "invites": invites}

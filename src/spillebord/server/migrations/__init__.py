@@ -1,0 +1,1 @@
+"""Alembic migration scripts for the server database (run by storage/migrate.py)."""

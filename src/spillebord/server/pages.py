@@ -1,0 +1,45 @@
+"""The HTML pages and /static files (written by the web engineer in web/static/); a
+minimal fallback page answers while a page file does not exist yet."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, HTMLResponse, Response
+
+import spillebord.web
+
+STATIC = Path(spillebord.web.__file__).resolve().parent / "static"
+router = APIRouter()
+
+
+def page(name: str, title: str) -> Response:
+    path = STATIC / name
+    if path.is_file():
+        return FileResponse(path, media_type="text/html; charset=utf-8")
+    return HTMLResponse(
+        f"<!doctype html><html lang=da><meta charset=utf-8><title>{html.escape(title)}"
+        f"</title><h1>Spillebord</h1><p>{html.escape(title)}: this page is not "
+        f"installed yet. The API is documented at <a href=/docs>/docs</a>.</p></html>")
+
+
+@router.get("/", include_in_schema=False)
+def index() -> Response:
+    return page("index.html", "Spillebord")
+
+
+@router.get("/play/{match_id}", include_in_schema=False)
+def play(match_id: str) -> Response:
+    return page("play.html", "Spil")
+
+
+@router.get("/join/{code}", include_in_schema=False)
+def join(code: str) -> Response:
+    return page("join.html", "Invitation")
+
+
+@router.get("/replay/{match_id}", include_in_schema=False)
+def replay(match_id: str) -> Response:
+    return page("replay.html", "Genafspilning")

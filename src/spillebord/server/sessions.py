@@ -1,0 +1,290 @@
+"""One authoritative session per live game.
+
+A ``Session`` holds the current state, the event log and the seats of one match.  Every
+event (an action, an undo, a redo) goes through ``_commit`` while the match is held by
+the ``MatchSerializer``: checked, committed to the database, then applied in memory and
+announced on the ``EventBus`` — so nothing is acknowledged before it is durable and no
+two events of one game interleave.  State messages are rendered per seat from
+``state.view(seat)`` (the only thing a seat ever sees), cached per version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from spillebord import games
+from spillebord.core.protocol import Game, State, replay
+from spillebord.core.record import GameRecord
+from spillebord.server.errors import Refusal
+from spillebord.server.storage.repo import EventRow, MatchRow, Repository, SeatRow, now
+from spillebord.server.storage.writer import Op
+
+if TYPE_CHECKING:
+    from spillebord.server.hub import Hub
+
+
+CHECKPOINT = 32  # solitaires: a kept state every this many actions, for undo
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+class Session:
+    def __init__(self, hub: Hub, row: MatchRow) -> None:
+        self.hub = hub
+        self.row = row
+        self.id = row.id
+        self.game: Game = games.load(row.game)
+        self.solitaire = self.game.is_solitaire
+        self.seats: list[SeatRow] = row.seat_rows
+        self.events: list[EventRow] = []
+        self.applied: list[str] = []
+        self.undone: list[str] = []
+        start = self.game.new(deal=row.deal, seats=row.seats, **row.flags)
+        self._state: State = start
+        # Solitaires keep a checkpoint state every CHECKPOINT actions of the effective
+        # line (not every state: a long game would fill the heap and slow the garbage
+        # collector for every game); undo replays at most CHECKPOINT - 1 actions.
+        self.checkpoints: dict[int, State] = {0: start}
+        self._legal_cache: tuple[int, list[str], dict[str, Any]] | None = None
+        self._render: dict[int | None, tuple[int, str]] = {}
+        self.connected: dict[int, int] = {}
+        self.away_since: dict[int, float] = {s.seat: time.monotonic() for s in self.seats}
+        self.on_change: list[Callable[[], None]] = []
+        for e in row.events:
+            self._apply_event(e)
+        row.events = []
+
+    # -- state --------------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        return self._state
+
+    @property
+    def version(self) -> int:
+        return len(self.events)
+
+    @property
+    def running(self) -> bool:
+        return self.row.status == "running"
+
+    def record(self) -> GameRecord:
+        return GameRecord(self.row.game, self.row.seats, self.row.deal, dict(self.row.flags),
+                          tuple(self.applied))
+
+    def legal(self) -> tuple[list[str], dict[str, Any]]:
+        cache = self._legal_cache
+        if cache is None or cache[0] != self.version:
+            actions = self.state.legal_actions()
+            by_text = {str(a): a for a in actions}
+            cache = self._legal_cache = (self.version, list(by_text), by_text)
+        return cache[1], cache[2]
+
+    def _apply_event(self, e: EventRow, nxt: State | None = None) -> None:
+        """Apply a committed (or reloaded) event to the in-memory state; ``nxt`` is the
+        resulting state when the caller already computed it."""
+        if e.kind == "act":
+            self._advance(e.text, nxt)
+            self.undone.clear()
+        elif e.kind == "undo":
+            self._state = nxt if nxt is not None else self._before_last()
+            self.undone.append(self.applied.pop())
+            for index in [i for i in self.checkpoints if i > len(self.applied)]:
+                del self.checkpoints[index]
+        elif e.kind == "redo":
+            self._advance(self.undone.pop(), nxt)
+        self.events.append(e)
+
+    def _advance(self, text: str, nxt: State | None) -> None:
+        self._state = nxt if nxt is not None else self._state.apply(text)
+        self.applied.append(text)
+        if self.solitaire and len(self.applied) % CHECKPOINT == 0:
+            self.checkpoints[len(self.applied)] = self._state
+
+    def _before_last(self) -> State:
+        """The state before the last effective action (replayed from a checkpoint)."""
+        target = len(self.applied) - 1
+        base = max(i for i in self.checkpoints if i <= target)
+        return replay(self.checkpoints[base], self.applied[base:target])
+
+    # -- seats ----------------------------------------------------------------------
+    def seat_for_token(self, token: str) -> int | None:
+        wanted = token_hash(token)
+        found = None
+        for s in self.seats:  # compare with every seat: constant time in the token
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, wanted):
+                found = s.seat
+        return found
+
+    def attach(self, seat: int | None) -> None:
+        if seat is not None:
+            self.connected[seat] = self.connected.get(seat, 0) + 1
+            self._changed()
+
+    def detach(self, seat: int | None) -> None:
+        if seat is not None:
+            self.connected[seat] = max(0, self.connected.get(seat, 0) - 1)
+            if self.connected[seat] == 0:
+                self.away_since[seat] = time.monotonic()
+            self._changed()
+
+    def _changed(self) -> None:
+        for callback in self.on_change:
+            callback()
+
+    # -- events -------------------------------------------------------------------
+    def _check(self, seat: int | None, version: int) -> None:
+        if seat is None:
+            raise Refusal("spectator", "spectators cannot act; connect with a seat token")
+        if not self.running:
+            raise Refusal("game_over", "the game has finished")
+        if version != self.version:
+            raise Refusal("stale", f"you acted on version {version}; "
+                                   f"the game is at {self.version}")
+
+    async def act(self, seat: int | None, version: int, text: str, by_bot: bool = False) -> None:
+        async with self.hub.serializer.hold(self.id):
+            self._check(seat, version)
+            if self.state.to_move != seat:
+                raise Refusal("not_your_turn", f"it is seat {self.state.to_move}'s turn")
+            _texts, by_text = self.legal()
+            action = by_text.get(" ".join(text.split()))
+            if action is None:
+                try:
+                    action = self.game.parse_action(self.state, text)
+                except ValueError as exc:
+                    raise Refusal("illegal", str(exc)) from None
+                if str(action) not in by_text:
+                    raise Refusal("illegal", f"{text!r} is not a legal action here")
+            canonical = str(action)
+            # The action is one of the cached legal actions, so apply it without
+            # recomputing the legal list (State.apply would check it again).
+            try:
+                nxt = self.state._apply(by_text[canonical])
+            except ValueError as exc:
+                raise Refusal("illegal", str(exc)) from None
+            await self._commit(EventRow(self.version + 1, "act", canonical, seat, by_bot), nxt)
+
+    async def undo(self, seat: int | None, version: int) -> None:
+        self._solitaire_only()
+        async with self.hub.serializer.hold(self.id):
+            self._check(seat, version)
+            if not self.applied:
+                raise Refusal("nothing_to_undo", "there is nothing to undo")
+            await self._commit(EventRow(self.version + 1, "undo", self.applied[-1], seat),
+                               self._before_last())
+
+    async def redo(self, seat: int | None, version: int) -> None:
+        self._solitaire_only()
+        async with self.hub.serializer.hold(self.id):
+            self._check(seat, version)
+            if not self.undone:
+                raise Refusal("nothing_to_redo", "there is nothing to redo")
+            nxt = self.state.apply(self.undone[-1])
+            await self._commit(EventRow(self.version + 1, "redo", self.undone[-1], seat), nxt)
+
+    def _solitaire_only(self) -> None:
+        if not self.solitaire:
+            raise Refusal("not_solitaire", "only solitaires have undo, redo, hints and clicks")
+
+    async def _commit(self, e: EventRow, nxt: State) -> None:
+        """Write ``e`` (and the end of the game, in the same transaction), then apply it."""
+        match_id = self.id
+        ops: list[Op] = [Repository.event_row(match_id, e)]
+        outcome = nxt.outcome
+        finished: datetime | None = None
+        if outcome is not None:
+            finished = now()
+            out_json = outcome.to_json()
+            ops.append(lambda conn: Repository.write_finish(conn, match_id, out_json,
+                                                            finished or now()))
+        # Shielded: once the write is queued, the event is applied in memory even if
+        # the caller (a socket that went away) is cancelled, so memory never lags the
+        # database.
+        await asyncio.shield(self._write_and_apply(ops, e, nxt, finished))
+
+    async def _write_and_apply(self, ops: list[Op], e: EventRow, nxt: State,
+                               finished: datetime | None) -> None:
+        try:
+            await self.hub.writer.write(ops)
+        except RuntimeError:
+            raise Refusal("internal", "the game could not be saved; nothing changed",
+                          500) from None
+        self._apply_event(e, nxt)
+        outcome = nxt.outcome
+        if outcome is not None:
+            self.row.status = "finished"
+            self.row.outcome = outcome.to_json()
+            self.row.finished = finished
+        await self.hub.bus.publish(self.id, self.version)
+        self._changed()
+
+    # -- messages -----------------------------------------------------------------
+    def event_json(self, e: EventRow) -> dict[str, Any]:
+        out: dict[str, Any] = {"seq": e.seq, "kind": e.kind, "seat": e.seat, "action": e.text}
+        if e.by_bot:
+            out["by"] = "bot"
+        return out
+
+    def state_message(self, seat: int | None, since: int) -> str:
+        """The full ``state`` message for ``seat`` with the events after ``since``."""
+        version = self.version
+        cached = self._render.get(seat)
+        if cached is None or cached[0] != version:
+            state = self.state
+            texts, _ = self.legal()
+            outcome = state.outcome
+            body = {
+                "seat": seat,
+                "view": state.view(seat),
+                "legal": texts if seat is not None and state.to_move == seat else [],
+                "to_move": state.to_move,
+                "outcome": None if outcome is None else outcome.to_json(),
+                "status": self.row.status,
+            }
+            if self.solitaire:
+                body["can_undo"] = bool(self.applied) and self.running
+                body["can_redo"] = bool(self.undone) and self.running
+            cached = (version, _dumps(body)[:-1])  # open object: events are appended
+            self._render[seat] = cached
+        events = [self.event_json(e) for e in self.events[max(0, since):]]
+        return (f'{{"t":"state","v":{version},"d":{cached[1]},'
+                f'"events":{_dumps(events)}}}}}')
+
+    def public_info(self) -> dict[str, Any]:
+        r = self.row
+        show_deal = self.solitaire or not self.running
+        return {
+            "match_id": r.id,
+            "game": r.game,
+            "flags": dict(r.flags),
+            "seats": [
+                {"seat": s.seat, "kind": s.kind, "bot": s.bot,
+                 "level": s.level.get("level") if isinstance(s.level, dict) else None,
+                 "options": s.level if isinstance(s.level, dict) else {},
+                 "claimed": s.kind == "bot" or s.token_hash is not None,
+                 "connected": self.connected.get(s.seat, 0) > 0,
+                 "bot_playing": self.hub.bot_playing(self, s.seat)}
+                for s in self.seats
+            ],
+            "status": r.status,
+            "version": self.version,
+            "to_move": self.state.to_move,
+            "outcome": r.outcome,
+            "deal": r.deal if show_deal else None,
+            "takeover_seconds": r.takeover_seconds,
+            "created": r.created.isoformat(),
+            "finished": r.finished.isoformat() if r.finished else None,
+        }

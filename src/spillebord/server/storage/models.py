@@ -1,0 +1,80 @@
+"""The database tables (SQLAlchemy Core).  Portable types only: the same schema runs on
+SQLite and PostgreSQL.  The Alembic migrations in ``server/migrations`` create exactly
+these tables; a test compares the two."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+matches = Table(
+    "matches",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("flags", JSON, nullable=False),
+    Column("seats", Integer, nullable=False),
+    Column("deal", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False),  # running | finished
+    Column("outcome", JSON, nullable=True),
+    Column("takeover_seconds", Integer, nullable=True),
+    Column("creator", String(32), nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("finished", DateTime(timezone=True), nullable=True),
+    Index("ix_matches_status", "status"),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # human | bot
+    Column("bot", String(64), nullable=True),
+    Column("level", JSON, nullable=True),  # a bot's keyword options (incl. level), or null
+    Column("token_hash", String(64), nullable=True),  # sha256 hex; null until claimed
+    Column("player_id", String(32), nullable=True),
+    Index("ix_seats_player", "player_id"),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # act | undo | redo
+    Column("text", Text, nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("by_bot", Boolean, nullable=False, default=False),
+    Column("time", DateTime(timezone=True), nullable=False),
+)
+
+invites = Table(
+    "invites",
+    metadata,
+    Column("code_hash", String(64), primary_key=True),
+    Column("match_id", String(32), ForeignKey("matches.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("used", DateTime(timezone=True), nullable=True),
+)

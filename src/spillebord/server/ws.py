@@ -1,0 +1,307 @@
+"""The WebSocket endpoint ``/ws/{match_id}`` (docs/protocol.md).
+
+Each socket is a ``Connection``: a receive loop that validates every frame and turns it
+into a session call, and a sender task that drains an outbox.  State messages are
+coalesced (a socket that falls behind gets the newest full state, with every event it
+missed listed), so a slow reader cannot grow memory or hold up the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from spillebord.server import compute
+from spillebord.server.errors import Refusal
+
+if TYPE_CHECKING:
+    from spillebord.server.hub import Hub
+    from spillebord.server.sessions import Session
+
+log = logging.getLogger(__name__)
+STATE = object()  # outbox marker: "send the newest state"
+MAX_OUTBOX = 256
+MAX_TEXT = 200  # longest action text or click target accepted
+
+
+def _msg(t: str, v: int, d: Any) -> str:
+    return json.dumps({"t": t, "v": v, "d": d}, ensure_ascii=False, separators=(",", ":"))
+
+
+class Connection:
+    def __init__(self, hub: Hub, ws: WebSocket, session: Session) -> None:
+        self.hub = hub
+        self.ws = ws
+        self.session = session
+        self.seat: int | None = None
+        self.since = session.version
+        self.outbox: collections.deque[object] = collections.deque()
+        self.state_queued = False
+        self.ready = asyncio.Event()
+        self.closed = False
+        self.busy = False
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.allowance = 2 * hub.settings.rate_per_second
+        self.last = time.monotonic()
+
+    # -- outgoing -------------------------------------------------------------------
+    def push(self, item: object) -> None:
+        if item is STATE:
+            if self.state_queued:
+                return
+            self.state_queued = True
+        if len(self.outbox) >= MAX_OUTBOX:
+            self.closed = True  # the client stopped reading; it can reconnect
+        self.outbox.append(item)
+        self.ready.set()
+
+    def error(self, code: str, reason: str, ref: str | None = None) -> None:
+        d = {"code": code, "reason": reason}
+        if ref is not None:
+            d["ref"] = ref
+        self.push(_msg("error", self.session.version, d))
+
+    def on_event(self, _version: int) -> None:
+        self.push(STATE)
+
+    async def sender(self) -> None:
+        try:
+            await self._send_loop()
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self.closed = True
+
+    async def _send_loop(self) -> None:
+        while not self.closed:
+            await self.ready.wait()
+            self.ready.clear()
+            while self.outbox and not self.closed:
+                item = self.outbox.popleft()
+                if item is STATE:
+                    self.state_queued = False
+                    try:
+                        text = self.session.state_message(self.seat, self.since)
+                    except Exception:  # a game's view failed: report, keep the socket
+                        log.exception("rendering match %s failed", self.session.id)
+                        text = _msg("error", self.session.version, {
+                            "code": "internal", "reason": "the server could not show "
+                                                          "this position; try sync"})
+                    self.since = self.session.version
+                else:
+                    assert isinstance(item, str)
+                    text = item
+                await self.ws.send_text(text)
+        await self.ws.close(code=1008)
+
+    def welcome(self) -> None:
+        role = "spectator" if self.seat is None else "player"
+        self.push(_msg("welcome", self.session.version,
+                       {"seat": self.seat, "role": role, "match": self.session.public_info()}))
+        self.since = self.session.version
+        self.push(STATE)
+
+    # -- incoming -------------------------------------------------------------------
+    def take_seat(self, token: str) -> bool:
+        seat = self.session.seat_for_token(token)
+        if seat is None:
+            self.error("bad_token", "this token does not open a seat of this match", "hello")
+            return False
+        self.session.detach(self.seat)
+        self.seat = seat
+        self.session.attach(seat)
+        return True
+
+    def rate_ok(self) -> bool:
+        now = time.monotonic()
+        rate = self.hub.settings.rate_per_second
+        self.allowance = min(2 * rate, self.allowance + (now - self.last) * rate)
+        self.last = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+    async def handle(self, raw: str) -> None:
+        limit = self.hub.settings.max_frame
+        if len(raw) > limit or (len(raw) * 4 > limit and len(raw.encode()) > limit):
+            self.error("too_large", f"a message may be at most {limit} bytes")
+            return
+        if not self.rate_ok():
+            self.error("rate_limited", "too many messages; slow down")
+            return
+        try:
+            msg = json.loads(raw)
+        except (json.JSONDecodeError, RecursionError):
+            self.error("malformed", "a message is one JSON object")
+            return
+        if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
+            self.error("malformed", 'a message is {"t": type, "v": version, "d": data}')
+            return
+        t = msg["t"]
+        d = msg.get("d", {})
+        if d is None:
+            d = {}
+        if not isinstance(d, dict):
+            self.error("malformed", "d must be an object", t)
+            return
+        v = msg.get("v")
+        handler = getattr(self, f"on_{t}", None) if t.isidentifier() else None
+        if handler is None:
+            self.error("unknown_type", f"unknown message type {t[:40]!r}", None)
+            return
+        try:
+            await handler(v, d)
+        except Refusal as exc:
+            self.error(exc.code, exc.reason, t)
+        except Exception:
+            log.exception("message %s failed in match %s", t, self.session.id)
+            self.error("internal", "the server failed on this message; nothing changed", t)
+
+    @staticmethod
+    def _version(v: Any) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise Refusal("malformed", "v must be the version you saw (an integer ≥ 0)")
+        return v
+
+    @staticmethod
+    def _text(d: dict[str, Any], key: str) -> str:
+        value = d.get(key)
+        if not isinstance(value, str) or not value or len(value) > MAX_TEXT:
+            raise Refusal("malformed", f"d.{key} must be a non-empty string "
+                                       f"of at most {MAX_TEXT} characters")
+        return value
+
+    async def on_hello(self, _v: Any, d: dict[str, Any]) -> None:
+        if self.take_seat(self._text(d, "token")):
+            self.welcome()
+
+    async def on_ping(self, _v: Any, d: dict[str, Any]) -> None:
+        self.push(_msg("pong", self.session.version, d))
+
+    async def on_sync(self, v: Any, _d: dict[str, Any]) -> None:
+        self.since = min(self._version(0 if v is None else v), self.session.version)
+        self.state_queued = False
+        self.push(STATE)
+
+    async def on_act(self, v: Any, d: dict[str, Any]) -> None:
+        await self.session.act(self.seat, self._version(v), self._text(d, "action"))
+
+    async def on_undo(self, v: Any, _d: dict[str, Any]) -> None:
+        await self.session.undo(self.seat, self._version(v))
+
+    async def on_redo(self, v: Any, _d: dict[str, Any]) -> None:
+        await self.session.redo(self.seat, self._version(v))
+
+    def _solitaire_seat(self) -> None:
+        if not self.session.solitaire:
+            raise Refusal("not_solitaire", "only solitaires have undo, redo, hints and clicks")
+        if self.seat is None:
+            raise Refusal("spectator", "spectators cannot do that; connect with a seat token")
+        if not self.session.running:
+            raise Refusal("game_over", "the game has finished")
+
+    async def on_click(self, v: Any, d: dict[str, Any]) -> None:
+        version = self._version(v)
+        target = self._text(d, "target")
+        self._solitaire_seat()
+        session = self.session
+        if version != session.version:
+            raise Refusal("stale", f"you clicked on version {version}; "
+                                   f"the game is at {session.version}")
+        try:
+            meanings = [str(a) for a in session.game.click(session.state, target)]
+        except ValueError as exc:
+            raise Refusal("no_move", str(exc)) from None
+        if not meanings:
+            raise Refusal("no_move", f"clicking {target} does nothing here")
+        if len(meanings) == 1:
+            await session.act(self.seat, version, meanings[0])
+        else:
+            self.push(_msg("choices", version, {"target": target, "actions": meanings}))
+
+    async def on_hint(self, _v: Any, _d: dict[str, Any]) -> None:
+        await self._solve("hint")
+
+    async def on_verdict(self, _v: Any, _d: dict[str, Any]) -> None:
+        await self._solve("verdict")
+
+    async def _solve(self, kind: str) -> None:
+        self._solitaire_seat()
+        session = self.session
+        needed = "hint" if kind == "hint" else "solve"
+        if not compute.solver_offers(session.row.game, needed):
+            raise Refusal("no_solver", f"{session.game.name_en} has no solver")
+        if self.busy:
+            raise Refusal("busy", "the solver is still working on your last question")
+        self.busy = True
+        task = asyncio.create_task(
+            self._solve_task(kind, session.version, session.record().dumps()))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _solve_task(self, kind: str, version: int, record: str) -> None:
+        s = self.hub.settings
+        try:
+            if kind == "hint":
+                action = await self.hub.compute.solver(compute.solver_hint, record,
+                                                       s.hint_seconds)
+                self.push(_msg("hint", version, {"action": action}))
+            else:
+                verdict = await self.hub.compute.solver(compute.solver_verdict, record,
+                                                        s.verdict_seconds)
+                self.push(_msg("verdict", version, {"verdict": verdict}))
+        except Exception:
+            log.exception("solver %s failed in %s", kind, self.session.id)
+            self.error("internal", "the solver failed; try again", kind)
+        finally:
+            self.busy = False
+
+
+async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
+    await ws.accept()
+    try:
+        session = await hub.get(match_id)
+    except Refusal as exc:
+        await ws.send_text(_msg("error", 0, exc.to_json()))
+        await ws.close(code=4404)
+        return
+    conn = Connection(hub, ws, session)
+    token = ws.query_params.get("token")
+    if token:
+        conn.take_seat(token)
+    unsubscribe = hub.bus.subscribe(session.id, conn.on_event)
+    conn.welcome()
+    sender = asyncio.create_task(conn.sender())
+    try:
+        while not conn.closed:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                conn.error("malformed", "send text frames with JSON, not binary")
+                continue
+            await conn.handle(text)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        conn.closed = True
+        unsubscribe()
+        session.detach(conn.seat)
+        sender.cancel()
+        hub.release(session)
+
+
+async def serve_echo(ws: WebSocket) -> None:
+    """Raw echo through the same stack, for the load benchmark's comparison."""
+    await ws.accept()
+    try:
+        while True:
+            await ws.send_text(await ws.receive_text())
+    except (WebSocketDisconnect, RuntimeError):
+        pass

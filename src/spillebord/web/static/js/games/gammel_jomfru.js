@@ -1,0 +1,167 @@
+// Gammel Jomfru renderer: a table for 2–8 seats round the centre piles.
+// Each seat shows its face-down count and face-up top; the turned card waits in the
+// middle.  On your turn you click your face-down pile ("turn"), then one of the places
+// that light up — exactly the targets of the server's legal actions (centre, cN, pN,
+// keep).  Nothing here knows where a card fits.
+
+import { backEl, cardEl, slotEl } from "../cards.js";
+import { cardName, t } from "../i18n.js";
+
+export function createRenderer(root, ctx) {
+  root.classList.add("gammel-jomfru");
+  root.innerHTML = "";
+  const table = document.createElement("div");
+  table.className = "gj-table";
+  const centre = document.createElement("div");
+  centre.className = "gj-centre";
+  centre.setAttribute("aria-label", t("gj.centre"));
+  root.append(table);
+  let state = null;
+
+  function actButton(el, action) {
+    el.classList.add("highlight", "target");
+    el.dataset.action = action;
+    el.addEventListener("click", () => ctx.act(action));
+  }
+
+  function seatBox(s) {
+    const v = state.view;
+    const box = document.createElement("section");
+    box.className = "gj-seat";
+    box.dataset.seat = String(s);
+    if (s === v.to_move) box.classList.add("to-move");
+    if (s === state.seat) box.classList.add("mine");
+    const outIdx = v.out.indexOf(s);
+    const name = document.createElement("h3");
+    name.className = "gj-name";
+    name.textContent = ctx.seatName(s);
+    if (s === v.to_move) {
+      const pill = document.createElement("span");
+      pill.className = "pill turn-pill";
+      pill.textContent = t("table.to_move");
+      name.append(" ", pill);
+    }
+    if (outIdx >= 0) {
+      const pill = document.createElement("span");
+      pill.className = "pill";
+      pill.textContent = t("gj.out_place", { place: outIdx + 1 });
+      name.append(" ", pill);
+    }
+    box.setAttribute("aria-label", t("gj.seat_label", {
+      name: ctx.seatName(s), down: v.down_counts[s], up: v.up[s].length,
+    }));
+    const piles = document.createElement("div");
+    piles.className = "gj-piles";
+    const mineToTurn = s === state.seat && state.legal.includes("turn");
+    let down;
+    if (v.down_counts[s] > 0) {
+      down = backEl({ button: mineToTurn, count: v.down_counts[s],
+        label: t("gj.down_label", { n: v.down_counts[s] }) });
+    } else {
+      down = slotEl({ button: mineToTurn, label: t("gj.down_label", { n: 0 }) });
+    }
+    down.classList.add("gj-down");
+    if (mineToTurn) actButton(down, "turn");
+    const upCards = v.up[s];
+    const top = upCards[upCards.length - 1];
+    const upAction = s === state.seat ? "keep" : `p${s}`;
+    const canDrop = state.legal.includes(upAction);
+    const upLabel = top
+      ? t("gj.up_label", { card: cardName(top), n: upCards.length })
+      : t("gj.up_empty");
+    const up = top ? cardEl(top, { button: canDrop, label: upLabel })
+      : slotEl({ button: canDrop, label: upLabel });
+    up.classList.add("gj-up");
+    up.dataset.count = String(upCards.length);
+    if (canDrop) actButton(up, upAction);
+    const held = document.createElement("div");
+    held.className = "gj-held";
+    held.textContent = t("gj.held", { n: v.held[s] });
+    piles.append(down, up);
+    box.append(name, piles, held);
+    return box;
+  }
+
+  function drawCentre() {
+    const v = state.view;
+    centre.innerHTML = "";
+    const turned = document.createElement("div");
+    turned.className = "gj-turned";
+    const tl = document.createElement("div");
+    tl.className = "label";
+    tl.textContent = t("gj.turned");
+    turned.append(tl);
+    if (v.turned) turned.append(cardEl(v.turned, { label: t("gj.turned_label", { card: cardName(v.turned) }) }));
+    else turned.append(slotEl({ label: t("gj.no_turned") }));
+    const piles = document.createElement("div");
+    piles.className = "gj-centre-piles";
+    v.centre.forEach((pile, i) => {
+      const top = pile[pile.length - 1];
+      const action = `c${i + 1}`;
+      const can = state.legal.includes(action);
+      const el = cardEl(top, { button: can, label: t("gj.centre_pile", { n: i + 1, card: cardName(top) }) });
+      if (can) actButton(el, action);
+      piles.append(el);
+    });
+    if (state.legal.includes("centre")) {
+      const slot = slotEl({ button: true, label: t("gj.new_centre"), text: "A" });
+      actButton(slot, "centre");
+      piles.append(slot);
+    }
+    centre.append(turned, piles);
+    const turns = document.createElement("div");
+    turns.className = "label gj-turns";
+    turns.textContent = t("gj.turns", { n: v.turns, limit: v.turn_limit });
+    centre.append(turns);
+  }
+
+  function draw() {
+    const v = state.view;
+    const hadFocus = root.contains(document.activeElement);
+    table.innerHTML = "";
+    table.dataset.seats = String(v.seats);
+    // Seats sit round an ellipse, my seat at the bottom, then clockwise.
+    const me = state.seat ?? 0;
+    for (let k = 0; k < v.seats; k++) {
+      const s = (me + k) % v.seats;
+      const box = seatBox(s);
+      const angle = Math.PI / 2 + (2 * Math.PI * k) / v.seats;
+      box.style.setProperty("--x", `${50 + 37 * Math.cos(angle)}%`);
+      box.style.setProperty("--y", `${50 + 38 * Math.sin(angle)}%`);
+      table.append(box);
+    }
+    drawCentre();
+    table.append(centre);
+    if (hadFocus) {
+      const target = root.querySelector(".target") || root.querySelector("button");
+      if (target) target.focus();
+    }
+  }
+
+  // Arrow keys cycle through the lit places (and the face-down pile to turn).
+  root.addEventListener("keydown", (ev) => {
+    if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(ev.key)) return;
+    const targets = [...root.querySelectorAll("button")];
+    if (!targets.length) return;
+    ev.preventDefault();
+    const i = targets.indexOf(document.activeElement);
+    const step = ev.key === "ArrowLeft" || ev.key === "ArrowUp" ? -1 : 1;
+    targets[(i + step + targets.length) % targets.length].focus();
+  });
+
+  return {
+    update(next) {
+      state = next;
+      draw();
+    },
+    describe(action) {
+      if (action[0] === "p") return t("gj.act.onto_player", { name: ctx.seatName(Number(action.slice(1))) });
+      if (action[0] === "c" && action !== "centre") return t("gj.act.onto_centre", { n: action.slice(1) });
+      return t(`gj.act.${action}`);
+    },
+    destroy() {
+      root.innerHTML = "";
+      root.classList.remove("gammel-jomfru");
+    },
+  };
+}

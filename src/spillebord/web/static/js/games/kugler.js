@@ -1,0 +1,300 @@
+// Kugler og Jokere renderer: the SVG board (kugler_board.js), your hand, teams and hand
+// sizes, the last moves.  A move is picked in steps that only ever narrow the server's
+// legal list: a card, then a marble (the "from" of a step), then a destination (its
+// "to").  A split 7 is two such steps; after the first, the board shows a preview and the
+// second marble is chosen among the actions that begin with that first step.  Every
+// remaining candidate is also a button (keyboard and touch), and "discard X" is a button.
+
+import { cardEl } from "../cards.js";
+import { cardName, t } from "../i18n.js";
+import { Geometry, drawBoard, seatColour, svgEl, teamOf } from "./kugler_board.js";
+
+export function createRenderer(root, ctx) {
+  root.classList.add("kugler");
+  root.innerHTML = "";
+  const info = document.createElement("div");
+  info.className = "kg-hands";
+  const svg = svgEl("svg", { class: "kg-board", role: "group", "aria-label": t("kugler.board") });
+  const step = document.createElement("p");
+  step.className = "kg-step";
+  step.setAttribute("aria-live", "polite");
+  const hand = document.createElement("div");
+  hand.className = "kg-hand";
+  hand.setAttribute("aria-label", t("kugler.hand"));
+  const actions = document.createElement("div");
+  actions.className = "kg-actions";
+  root.append(info, svg, step, hand, actions);
+  let state = null;
+  let geo = null;
+  let card = null; // chosen card code
+  let steps = []; // chosen steps of a split 7 so far ("from-to")
+  let from = null; // chosen marble location for the next step
+
+  const parse = (a) => a.split(" ");
+  function cardActions() {
+    return state.legal.filter((a) => !a.startsWith("discard ") && parse(a)[0] === card);
+  }
+  // Actions whose first steps are the chosen ones, with their next step.
+  function candidates() {
+    return cardActions().filter((a) => {
+      const s = parse(a).slice(1);
+      return s.length > steps.length && steps.every((x, i) => s[i] === x);
+    });
+  }
+  function nextSteps() {
+    return candidates().map((a) => parse(a)[1 + steps.length]);
+  }
+  function reset() {
+    card = null;
+    steps = [];
+    from = null;
+  }
+
+  function describeAction(a) {
+    if (a.startsWith("discard ")) return t("kugler.discard", { card: cardName(a.slice(8)) });
+    const [c, ...s] = parse(a);
+    return `${cardName(c)}: ${s.map((x) => x.replace("-", " → ")).join(", ")}`;
+  }
+
+  function place(placeName) {
+    const [f, to] = [from, placeName];
+    const stepText = `${f}-${to}`;
+    const all = candidates().filter((a) => parse(a)[1 + steps.length] === stepText);
+    const complete = all.find((a) => parse(a).length === 2 + steps.length);
+    const longer = all.filter((a) => parse(a).length > 2 + steps.length);
+    if (complete && !longer.length) {
+      reset();
+      ctx.act(complete);
+      return;
+    }
+    steps.push(stepText);
+    from = null;
+    draw();
+  }
+
+  function marbleLocations() {
+    // Where each marble stands, with the preview of chosen split steps applied.
+    const locs = [];
+    const v = state.view;
+    for (let s = 0; s < v.seats; s++) {
+      let k = 0;
+      for (const loc of v.marbles[String(s)]) locs.push({ seat: s, loc, slot: loc[0] === "s" ? k++ : 0, preview: false });
+    }
+    for (const st of steps) {
+      const [a, b] = st.split("-");
+      const m = locs.find((x) => x.loc === a && !x.preview);
+      if (m) Object.assign(m, { loc: b, preview: true });
+    }
+    return locs;
+  }
+
+  function drawMarbles() {
+    const layer = svg.querySelector(".kg-marbles");
+    const overlay = svg.querySelector(".kg-overlay");
+    layer.innerHTML = "";
+    overlay.innerHTML = "";
+    const v = state.view;
+    for (const el of svg.querySelectorAll(".kg-field.target")) {
+      el.classList.remove("target");
+      el.removeAttribute("tabindex");
+      el.removeAttribute("role");
+      el.onclick = null;
+      el.onkeydown = null;
+    }
+    // The last moves: dashed lines from → to, newest brightest.
+    (v.last || []).slice(-Math.min(3, v.seats)).forEach((m, i, arr) => {
+      for (const s of parse(m.action).slice(1)) {
+        const [a, b] = s.split("-");
+        if (!a || !b) continue;
+        const p = geo.point(a);
+        const q = geo.point(b);
+        overlay.append(svgEl("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: "kg-last", opacity: (i + 1) / arr.length }));
+      }
+    });
+    const pickFrom = card ? new Set(nextSteps().map((s) => s.split("-")[0])) : new Set();
+    const seenStart = new Set();
+    for (const m of marbleLocations()) {
+      const p = geo.point(m.loc, m.slot);
+      const c = svgEl("circle", { cx: p.x, cy: p.y, r: geo.fieldR * 0.85, fill: seatColour(m.seat, v.seats), class: "kg-marble", "data-loc": m.loc, "data-seat": m.seat });
+      if (m.preview) c.classList.add("preview");
+      const startKey = m.loc[0] === "s" ? m.loc : null;
+      const first = !startKey || !seenStart.has(startKey);
+      if (startKey) seenStart.add(startKey);
+      if (pickFrom.has(m.loc) && !m.preview && first) {
+        c.classList.add("pickable");
+        if (from === m.loc) c.classList.add("chosen");
+        makeButton(c, t("kugler.marble_at", { name: ctx.seatName(m.seat), place: m.loc }), () => {
+          from = m.loc;
+          draw();
+        });
+      }
+      layer.append(c);
+    }
+    // The latest move slides in from where it started (skipped for reduced motion).
+    const ev = state.events && state.events.at(-1);
+    if (ev && ev.kind === "act" && ev.action && !matchMedia("(prefers-reduced-motion: reduce)").matches) {
+      for (const s of parse(ev.action).slice(1)) {
+        const [a, b] = s.split("-");
+        const m = b && layer.querySelector(`[data-loc="${b}"]`);
+        if (!m || !a) continue;
+        const p = geo.point(a);
+        const q = geo.point(b);
+        m.animate([{ transform: `translate(${p.x - q.x}px, ${p.y - q.y}px)` }, { transform: "none" }],
+          { duration: 260, easing: "ease-out" });
+      }
+    }
+    if (from) {
+      const tos = nextSteps().filter((s) => s.split("-")[0] === from).map((s) => s.split("-")[1]);
+      for (const to of new Set(tos)) {
+        let el = svg.querySelector(`[data-place="${to}"]`);
+        const onMarble = layer.querySelector(`[data-loc="${to}"]`);
+        if (onMarble) el = onMarble; // a joker's target is a marble
+        el.classList.add("target");
+        makeButton(el, t("kugler.to_place", { place: to }), () => place(to));
+        if (onMarble) onMarble.classList.add("pickable");
+      }
+    }
+  }
+
+  function makeButton(el, label, fn) {
+    el.setAttribute("role", "button");
+    el.setAttribute("tabindex", "0");
+    el.setAttribute("aria-label", label);
+    el.onclick = fn;
+    el.onkeydown = (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") {
+        ev.preventDefault();
+        fn();
+      }
+    };
+  }
+
+  function drawHand() {
+    const v = state.view;
+    hand.innerHTML = "";
+    const myTurn = state.legal.length > 0;
+    (v.hand || []).forEach((code, i) => {
+      const usable = state.legal.some((a) => parse(a)[0] === code);
+      const dim = myTurn && !usable;
+      const el = cardEl(code, { button: myTurn, label: `${cardName(code)}${dim ? `, ${t("kugler.unusable")}` : ""}` });
+      el.dataset.index = String(i);
+      if (dim) el.classList.add("unusable");
+      if (code === card) el.classList.add("chosen");
+      if (myTurn) {
+        el.addEventListener("click", () => {
+          reset();
+          card = code;
+          draw();
+        });
+      }
+      hand.append(el);
+    });
+  }
+
+  function drawActions() {
+    actions.innerHTML = "";
+    step.textContent = "";
+    if (!card) {
+      if (state.legal.length) step.textContent = t("kugler.pick_card");
+      return;
+    }
+    const list = candidates();
+    if (steps.length) step.textContent = t("kugler.split_second", { first: steps.join(", ") });
+    else if (from) step.textContent = t("kugler.pick_to");
+    else step.textContent = list.length ? t("kugler.pick_marble", { card: cardName(card) }) : t("kugler.no_moves", { card: cardName(card) });
+    for (const a of list) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "kg-action";
+      b.dataset.action = a;
+      b.textContent = describeAction(a);
+      b.addEventListener("click", () => {
+        reset();
+        ctx.act(a);
+      });
+      actions.append(b);
+    }
+    const discard = `discard ${card}`;
+    if (state.legal.includes(discard)) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "kg-discard";
+      b.dataset.action = discard;
+      b.textContent = t("kugler.discard", { card: cardName(card) });
+      b.addEventListener("click", () => {
+        reset();
+        ctx.act(discard);
+      });
+      actions.append(b);
+    }
+    if (steps.length || from) {
+      const back = document.createElement("button");
+      back.type = "button";
+      back.className = "kg-restart";
+      back.textContent = t("kugler.restart");
+      back.addEventListener("click", () => {
+        steps = [];
+        from = null;
+        draw();
+      });
+      actions.append(back);
+    }
+  }
+
+  function drawInfo() {
+    const v = state.view;
+    info.innerHTML = "";
+    const teams = v.seats / 2;
+    for (let tm = 0; tm < teams; tm++) {
+      const members = [tm, tm + teams];
+      const span = document.createElement("span");
+      span.className = "pill kg-team";
+      span.style.borderLeft = `12px solid ${seatColour(tm, v.seats)}`;
+      span.textContent = t("kugler.team", {
+        n: tm + 1,
+        members: members.map((s) => t("kugler.member", { name: ctx.seatName(s), cards: v.hand_sizes[String(s)], home: v.home[String(s)] })).join(" & "),
+      });
+      info.append(span);
+    }
+    const pile = document.createElement("span");
+    pile.className = "pill";
+    pile.textContent = t("kugler.piles", { draw: v.draw_size, discard: v.discard_top ? cardName(v.discard_top) : "-" });
+    info.append(pile);
+  }
+
+  function draw() {
+    const v = state.view;
+    const bottom = state.seat ?? 0;
+    if (!geo || geo.n !== v.seats || geo.bottom !== bottom) {
+      geo = new Geometry(v.seats, bottom);
+      const labels = [];
+      for (let s = 0; s < v.seats; s++) labels.push(ctx.seatName(s));
+      drawBoard(svg, geo, labels);
+    }
+    for (const lab of svg.querySelectorAll(".kg-label")) {
+      const s = Number(lab.dataset.seat);
+      const name = (ctx.seatShort || ctx.seatName)(s);
+      lab.textContent = `${name} (${v.hand_sizes[String(s)]})${s === v.to_move ? " ◀" : ""}`;
+      lab.setAttribute("fill", s === v.to_move ? "#f2c94c" : "#fff");
+    }
+    drawInfo();
+    drawMarbles();
+    drawHand();
+    drawActions();
+  }
+
+  return {
+    update(next) {
+      const keep = state && next.legal.join("|") === state.legal.join("|");
+      state = next;
+      if (!keep) reset();
+      draw();
+    },
+    team: (s) => teamOf(s, state.view.seats),
+    describe: (a) => (a === "resign" ? t("act.resign") : describeAction(a)),
+    destroy() {
+      root.innerHTML = "";
+      root.classList.remove("kugler");
+    },
+  };
+}

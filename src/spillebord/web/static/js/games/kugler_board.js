@@ -1,0 +1,115 @@
+// Kugler og Jokere board drawing: the rule book's geometry (ruling 2) as SVG for 4, 6 and
+// 8 seats — a circular track of 18 fields per seat numbered in the direction of play,
+// each seat's start field t(18p), home entry t(18p − 5) with its 5 home fields running
+// inwards, and a start area of 5 slots outside the track.  The viewer's seat is at the
+// bottom.  Only drawing and place → point lookup here; no move is computed.
+
+const NS = "http://www.w3.org/2000/svg";
+const SIZE = 1000;
+const C = SIZE / 2;
+const R = 380;
+export const TEAM_COLOURS = ["#d94b3d", "#2f6fd6", "#e0a100", "#7b3fc4"];
+export const TEAM_LIGHT = ["#f08a7e", "#7fa9ef", "#f3cf6a", "#b48be0"];
+
+export function svgEl(tag, attrs = {}) {
+  const el = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+export function teamOf(seat, n) {
+  return seat % (n / 2);
+}
+export function seatColour(seat, n) {
+  const team = teamOf(seat, n);
+  return seat < n / 2 ? TEAM_COLOURS[team] : TEAM_LIGHT[team];
+}
+
+export class Geometry {
+  constructor(n, bottomSeat) {
+    this.n = n;
+    this.track = 18 * n;
+    this.bottom = bottomSeat || 0;
+    this.spacing = (2 * Math.PI * R) / this.track;
+    this.fieldR = Math.min(16, this.spacing * 0.38);
+  }
+
+  angle(i) {
+    return Math.PI / 2 + (2 * Math.PI * (i - 18 * this.bottom)) / this.track;
+  }
+
+  at(angle, radius) {
+    return { x: C + radius * Math.cos(angle), y: C + radius * Math.sin(angle) };
+  }
+
+  trackPoint(i) {
+    return this.at(this.angle(i), R);
+  }
+
+  entry(p) {
+    return (((18 * p - 5) % this.track) + this.track) % this.track;
+  }
+
+  homePoint(p, k) {
+    const step = Math.max(this.spacing * 1.05, 2.4 * this.fieldR);
+    return this.at(this.angle(this.entry(p)), R - k * step);
+  }
+
+  startSlot(p, k) {
+    const rOut = R + 2.8 * this.fieldR + 10;
+    return this.at(this.angle(18 * p) + ((k + 1) * 2.5 * this.fieldR) / rOut, rOut);
+  }
+
+  labelPoint(p) {
+    // Midway between two home rows (entries at 18p − 5 and 18p + 13), inside the track.
+    return this.at(this.angle(18 * p + 4), R - (this.n > 6 ? 80 : 110));
+  }
+
+  // The point of a place name (t12, h0.3, s2; a start area gives its k-th slot).
+  point(place, k = 0) {
+    if (place[0] === "t") return this.trackPoint(Number(place.slice(1)));
+    if (place[0] === "h") {
+      const [p, kk] = place.slice(1).split(".").map(Number);
+      return this.homePoint(p, kk);
+    }
+    return this.startSlot(Number(place.slice(1)), k);
+  }
+}
+
+// The static board: fields (data-place), home rows, start areas and seat labels.
+export function drawBoard(svg, geo, labels) {
+  svg.innerHTML = "";
+  svg.setAttribute("viewBox", `0 0 ${SIZE} ${SIZE}`);
+  const n = geo.n;
+  svg.append(svgEl("circle", { cx: C, cy: C, r: R + 4.5 * geo.fieldR + 20, fill: "#2a6b45" }));
+  const fields = svgEl("g", { class: "kg-fields" });
+  for (let i = 0; i < geo.track; i++) {
+    const p = geo.trackPoint(i);
+    const isStart = i % 18 === 0;
+    const f = svgEl("circle", { cx: p.x, cy: p.y, r: geo.fieldR, class: `kg-field${isStart ? " start" : ""}`, "data-place": `t${i}` });
+    if (isStart) f.setAttribute("stroke", seatColour(i / 18, n));
+    fields.append(f);
+  }
+  for (let s = 0; s < n; s++) {
+    const col = seatColour(s, n);
+    for (let k = 1; k <= 5; k++) {
+      const p = geo.homePoint(s, k);
+      fields.append(svgEl("circle", { cx: p.x, cy: p.y, r: geo.fieldR, class: "kg-field home", stroke: col, "stroke-width": 3, "data-place": `h${s}.${k}` }));
+    }
+    for (let k = 0; k < 5; k++) {
+      const p = geo.startSlot(s, k);
+      fields.append(svgEl("circle", { cx: p.x, cy: p.y, r: geo.fieldR * 0.9, fill: "none", stroke: col, "stroke-width": 2, "stroke-dasharray": "3 2", "data-slot": `s${s}.${k}` }));
+    }
+    const lp = geo.labelPoint(s);
+    // Labels near the left or right edge grow inwards, away from the track.
+    const side = lp.x - C;
+    const anchor = side < -0.35 * R ? "start" : side > 0.35 * R ? "end" : "middle";
+    const text = svgEl("text", { x: lp.x, y: lp.y, "text-anchor": anchor, "dominant-baseline": "middle", "font-size": n > 6 ? 20 : 26, fill: "#fff", "font-weight": "bold", class: "kg-label", "data-seat": s });
+    text.textContent = labels[s];
+    const bg = svgEl("circle", { cx: lp.x, cy: lp.y - (n > 6 ? 22 : 28), r: 9, fill: col, class: "kg-team-dot" });
+    fields.append(bg, text);
+  }
+  svg.append(fields);
+  svg.append(svgEl("g", { class: "kg-overlay" }));
+  svg.append(svgEl("g", { class: "kg-marbles" }));
+}

@@ -1,0 +1,189 @@
+// Posthuskabalen renderer: the 4 × 8 grid, runs framed in red, redeal and bonus.
+// No rules here: a click on a card picks the legal actions "<card> <gap>" offered by the
+// server (asking when two gaps fit); a click on a gap lights up the cards whose action
+// ends in that gap.  Arrow keys move the focus over the grid, Enter/Space clicks.
+
+import { cardEl, slotEl } from "../cards.js";
+import { slideIn } from "../drag.js";
+import { cardName, t } from "../i18n.js";
+
+const COLS = "abcdefgh";
+
+export function createRenderer(root, ctx) {
+  root.classList.add("posthus");
+  root.innerHTML = "";
+  const head = document.createElement("div");
+  head.className = "ph-head";
+  const roundEl = document.createElement("span");
+  roundEl.className = "ph-round";
+  const redealBtn = document.createElement("button");
+  redealBtn.type = "button";
+  redealBtn.className = "ph-redeal";
+  redealBtn.addEventListener("click", () => ctx.act("redeal"));
+  head.append(roundEl, redealBtn);
+  const grid = document.createElement("div");
+  grid.className = "ph-grid";
+  grid.setAttribute("role", "grid");
+  grid.setAttribute("aria-label", t("posthus.grid"));
+  const bonus = document.createElement("div");
+  bonus.className = "bonus-corner";
+  root.append(head, grid, bonus);
+
+  let state = null;
+  let selectedGap = null; // a gap place whose fitting cards are lit
+  let focusPlace = "a1";
+
+  function placeOf(r, c) {
+    return COLS[c] + (r + 1);
+  }
+
+  function cardsForGap(place) {
+    const suffix = " " + place;
+    return state.legal.filter((a) => a.endsWith(suffix)).map((a) => a.split(" ")[0]);
+  }
+
+  async function clickCard(code) {
+    if (selectedGap) {
+      const action = `${code} ${selectedGap}`;
+      if (state.legal.includes(action)) {
+        selectedGap = null;
+        ctx.act(action);
+        return;
+      }
+    }
+    selectedGap = null;
+    const options = state.legal.filter((a) => a.startsWith(code + " "));
+    if (options.length === 0) {
+      ctx.say(t("posthus.no_gap", { card: cardName(code) }));
+      draw();
+      return;
+    }
+    if (options.length === 1) {
+      ctx.act(options[0]);
+      return;
+    }
+    const choice = await ctx.choose(
+      t("posthus.which_gap", { card: cardName(code) }),
+      options.map((a) => ({ value: a, label: t("posthus.gap_at", { place: a.split(" ")[1] }) })),
+    );
+    if (choice) ctx.act(choice);
+  }
+
+  function clickGap(place) {
+    const fits = cardsForGap(place);
+    selectedGap = fits.length ? place : null;
+    if (fits.length === 0) ctx.say(t("posthus.gap_takes_nothing", { place }));
+    else {
+      ctx.say(t("posthus.gap_takes", { place, cards: fits.map(cardName).join(", ") }));
+    }
+    draw();
+  }
+
+  function cell(r, c) {
+    const code = state.view.grid[r][c];
+    const place = placeOf(r, c);
+    let el;
+    if (code) {
+      el = cardEl(code, { button: true, label: `${cardName(code)}, ${place}` });
+      el.addEventListener("click", () => clickCard(code));
+      if (selectedGap && state.legal.includes(`${code} ${selectedGap}`)) el.classList.add("highlight");
+    } else {
+      el = slotEl({ button: true, label: t("posthus.gap_label", { place }), text: place });
+      el.classList.add("gap");
+      el.addEventListener("click", () => clickGap(place));
+      if (place === selectedGap) el.classList.add("selected");
+    }
+    el.dataset.place = place;
+    el.setAttribute("role", "gridcell");
+    el.tabIndex = place === focusPlace ? 0 : -1;
+    el.addEventListener("focus", () => (focusPlace = place));
+    return el;
+  }
+
+  function draw() {
+    const v = state.view;
+    roundEl.textContent = t("posthus.round", { round: v.round });
+    redealBtn.textContent = t("posthus.redeal", { left: v.redeals_left });
+    redealBtn.disabled = !state.legal.includes("redeal");
+    bonus.textContent = v.outcome ? "" : t("bonus.corner", { bonus: v.bonus });
+    const hadFocus = grid.contains(document.activeElement);
+    // Each card is unique here, so its old position is found by its code (slide-in).
+    const before = {};
+    for (const el of grid.querySelectorAll("[data-code]")) before[el.dataset.code] = el.getBoundingClientRect();
+    grid.innerHTML = "";
+    for (let r = 0; r < 4; r++) {
+      const row = document.createElement("div");
+      row.className = "ph-row";
+      row.setAttribute("role", "row");
+      const runLen = (v.runs && v.runs[r]) || 0;
+      let frame = null;
+      if (runLen > 0) {
+        frame = document.createElement("div");
+        frame.className = "run-frame";
+        frame.setAttribute("aria-label", t("posthus.run", { n: runLen }));
+        row.append(frame);
+      }
+      for (let c = 0; c < 8; c++) (c < runLen ? frame : row).append(cell(r, c));
+      grid.append(row);
+    }
+    if (hadFocus) focusAt(focusPlace);
+    const ev = state.events && state.events.at(-1);
+    const code = ev && ev.kind === "act" && ev.action && ev.action.split(" ")[0];
+    if (code && before[code]) slideIn(grid.querySelector(`[data-code="${code}"]`), before[code]);
+  }
+
+  function focusAt(place) {
+    const el = grid.querySelector(`[data-place="${place}"]`);
+    if (!el) return;
+    for (const other of grid.querySelectorAll("[data-place]")) other.tabIndex = -1;
+    el.tabIndex = 0;
+    el.focus();
+    focusPlace = place;
+  }
+
+  grid.addEventListener("keydown", (ev) => {
+    const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+    const d = moves[ev.key];
+    if (ev.key === "Escape" && selectedGap) {
+      selectedGap = null;
+      draw();
+      return;
+    }
+    if (!d) return;
+    ev.preventDefault();
+    const c = COLS.indexOf(focusPlace[0]);
+    const r = Number(focusPlace[1]) - 1;
+    const nr = Math.min(3, Math.max(0, r + d[0]));
+    const nc = Math.min(7, Math.max(0, c + d[1]));
+    focusAt(placeOf(nr, nc));
+  });
+
+  return {
+    update(next) {
+      state = next;
+      if (selectedGap && !state.view.gaps.includes(selectedGap)) selectedGap = null;
+      draw();
+    },
+    describe(action) {
+      if (action === "redeal" || action === "resign") return t(`act.${action}`);
+      const [code, place] = action.split(" ");
+      return `${cardName(code)} → ${place}`;
+    },
+    // A hint from the server is an action text: light up its card and gap.
+    showHint(action) {
+      for (const el of root.querySelectorAll(".hint")) el.classList.remove("hint", "highlight");
+      if (action === "redeal" || action === "resign") {
+        if (action === "redeal") redealBtn.classList.add("hint", "highlight");
+        return;
+      }
+      const [code, place] = action.split(" ");
+      const cardNode = grid.querySelector(`[data-code="${code}"]`);
+      const gapNode = place && grid.querySelector(`[data-place="${place}"]`);
+      for (const el of [cardNode, gapNode]) if (el) el.classList.add("hint", "highlight");
+    },
+    destroy() {
+      root.innerHTML = "";
+      root.classList.remove("posthus");
+    },
+  };
+}

@@ -1,0 +1,219 @@
+// Studenterkabalen renderer: 8 foundations under small yellow base-rank frames, the
+// 19-card row fanned sideways, the 6 helpers, stock and waste, and pass + bonus in the
+// lower right corner.  A click on row / waste / h1–h6 / stock is sent to the server's
+// click-to-move (ruling 10); every legal "source>place" action can also be dragged,
+// including row>waste and left>row; "Alle træk" lists every legal action for keyboards.
+
+import { backEl, cardEl, slotEl } from "../cards.js";
+import { enableDrag, rectsOf, slideIn } from "../drag.js";
+import { cardName, t } from "../i18n.js";
+
+const FOUND = ["f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"];
+const HELP = ["h1", "h2", "h3", "h4", "h5", "h6"];
+
+function div(cls, label) {
+  const d = document.createElement("div");
+  d.className = cls;
+  if (label) d.setAttribute("aria-label", label);
+  return d;
+}
+
+export function createRenderer(root, ctx) {
+  root.classList.add("studenter");
+  root.innerHTML = "";
+  const top = div("st-foundations");
+  const rowBox = div("st-row");
+  const bottom = div("st-bottom");
+  const helpers = div("st-helpers");
+  const stockWaste = div("st-stockwaste");
+  const corner = div("bonus-corner");
+  const tools = div("st-tools");
+  const allMoves = document.createElement("button");
+  allMoves.type = "button";
+  allMoves.className = "st-all-moves";
+  allMoves.textContent = t("studenter.all_moves");
+  allMoves.addEventListener("click", async () => {
+    const options = state.legal.filter((a) => a !== "resign").map((a) => ({ value: a, label: describeMove(a) }));
+    const choice = await ctx.choose(t("studenter.all_moves"), options);
+    if (choice) ctx.act(choice);
+  });
+  tools.append(allMoves);
+  bottom.append(helpers, stockWaste);
+  root.append(top, rowBox, bottom, tools, corner);
+  let state = null;
+  let focusKey = null;
+
+  function placeName(p) {
+    if (p.startsWith("f")) return t("studenter.foundation", { n: p.slice(1) });
+    if (p.startsWith("h")) return t("studenter.helper", { n: p.slice(1) });
+    return t(`studenter.${p}`);
+  }
+  function describeMove(a) {
+    if (a === "draw") return t("studenter.draw");
+    if (a === "redeal") return t("studenter.redeal");
+    const [src, dst] = a.split(">");
+    return `${placeName(src)} → ${placeName(dst)}`;
+  }
+
+  function targetsFor(source) {
+    const prefix = source + ">";
+    return state.legal.filter((a) => a.startsWith(prefix)).map((a) => a.slice(prefix.length));
+  }
+
+  enableDrag(root, {
+    targetsFor: (s) => (state ? targetsFor(s) : []),
+    onDrop: (src, dst) => ctx.act(`${src}>${dst}`),
+  });
+
+  function clickable(el, target, key) {
+    el.dataset.key = key;
+    el.addEventListener("click", () => ctx.click(target));
+    el.addEventListener("focus", () => (focusKey = key));
+  }
+
+  function drawFoundations(v) {
+    top.innerHTML = "";
+    top.setAttribute("aria-label", t("studenter.foundations", { base: v.base }));
+    v.foundations.forEach((pile, i) => {
+      const wrap = div("st-foundation");
+      const frame = div("base-frame");
+      frame.textContent = v.base === "T" ? "10" : v.base;
+      frame.setAttribute("aria-hidden", "true");
+      const place = FOUND[i];
+      let el;
+      const label = `${placeName(place)}: ${pile.length ? cardName(pile.at(-1)) : t("common.empty")}`;
+      if (pile.length === 13) el = backEl({ label: `${placeName(place)}: ${t("studenter.complete")}` });
+      else if (pile.length) el = cardEl(pile.at(-1), { label });
+      else el = slotEl({ label, text: "" });
+      el.dataset.drop = place;
+      el.dataset.place = place;
+      el.dataset.count = String(pile.length);
+      wrap.append(frame, el);
+      top.append(wrap);
+    });
+  }
+
+  function drawRow(v) {
+    rowBox.innerHTML = "";
+    rowBox.dataset.drop = "row";
+    rowBox.dataset.place = "row-box";
+    const n = v.row.length;
+    rowBox.setAttribute("aria-label", t("studenter.row_label", { n, card: n ? cardName(v.row[n - 1]) : "-" }));
+    rowBox.style.setProperty("--n", String(Math.max(n, 1)));
+    if (!n) rowBox.append(slotEl({ label: t("studenter.row_empty") }));
+    v.row.forEach((code, i) => {
+      const last = i === n - 1;
+      const first = i === 0 && n > 1;
+      const leftOk = first && state.legal.includes("left>row");
+      const el = cardEl(code, { button: last || leftOk, label: last ? `${cardName(code)}, ${t("studenter.row_end")}` : first ? `${cardName(code)}, ${t("studenter.row_start")}` : undefined });
+      if (last) {
+        clickable(el, "row", "row");
+        el.dataset.drag = "row";
+        el.dataset.place = "row";
+      } else if (leftOk) {
+        el.dataset.drag = "left";
+        el.dataset.key = "left";
+        el.classList.add("st-left-movable");
+        el.addEventListener("click", () => ctx.act("left>row"));
+      }
+      if (first) el.dataset.place = "left";
+      rowBox.append(el);
+    });
+  }
+
+  function drawHelpers(v) {
+    helpers.innerHTML = "";
+    v.helpers.forEach((code, i) => {
+      const place = HELP[i];
+      const el = code ? cardEl(code, { button: true, label: `${placeName(place)}: ${cardName(code)}` })
+        : slotEl({ label: `${placeName(place)}: ${t("common.empty")}` });
+      el.dataset.place = place;
+      if (code) {
+        clickable(el, place, place);
+        el.dataset.drag = place;
+      }
+      helpers.append(el);
+    });
+  }
+
+  function drawStockWaste(v) {
+    stockWaste.innerHTML = "";
+    const canStock = state.legal.includes("draw") || state.legal.includes("redeal");
+    const stockLabel = v.stock_size ? t("studenter.stock_label", { n: v.stock_size })
+      : t("studenter.stock_empty", { left: v.turn_overs_left });
+    const stock = v.stock_size ? backEl({ button: canStock, count: v.stock_size, label: stockLabel })
+      : slotEl({ button: canStock, label: stockLabel, text: v.turn_overs_left ? "↺" : "" });
+    stock.dataset.place = "stock";
+    if (canStock) clickable(stock, "stock", "stock");
+    const w = v.waste;
+    const wasteLabel = w.length ? `${t("studenter.waste")}: ${cardName(w.at(-1))} (${w.length})` : `${t("studenter.waste")}: ${t("common.empty")}`;
+    const waste = w.length ? cardEl(w.at(-1), { button: true, label: wasteLabel }) : slotEl({ label: wasteLabel });
+    waste.dataset.place = "waste";
+    waste.dataset.drop = "waste";
+    waste.dataset.count = String(w.length);
+    if (w.length) {
+      clickable(waste, "waste", "waste");
+      waste.dataset.drag = "waste";
+    }
+    stockWaste.append(stock, waste);
+  }
+
+  function draw() {
+    const v = state.view;
+    const before = rectsOf(root);
+    const hadFocus = root.contains(document.activeElement);
+    drawFoundations(v);
+    drawRow(v);
+    drawHelpers(v);
+    drawStockWaste(v);
+    corner.textContent = t("studenter.corner", { pass: v.pass, bonus: v.outcome ? 0 : v.bonus });
+    allMoves.disabled = !state.legal.length;
+    animateLast(before);
+    if (hadFocus) {
+      const again = focusKey && root.querySelector(`[data-key="${focusKey}"]`);
+      (again || root.querySelector("button.card") || allMoves).focus();
+    }
+  }
+
+  function animateLast(before) {
+    const ev = state.events && state.events.at(-1);
+    if (!ev || ev.kind !== "act" || !ev.action) return;
+    const a = ev.action;
+    if (a === "draw") slideIn(root.querySelector('[data-place="waste"]'), before.stock);
+    const m = a.match(/^(row|waste|left|h\d)>(f\d|row|waste)$/);
+    if (!m) return;
+    const dest = m[2] === "row" ? root.querySelector('[data-place="row"]') : root.querySelector(`[data-place="${m[2]}"]`);
+    slideIn(dest, before[m[1]] || before["row-box"]);
+  }
+
+  root.addEventListener("keydown", (ev) => {
+    if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(ev.key)) return;
+    const list = [...root.querySelectorAll("button")].filter((b) => !b.disabled);
+    if (!list.length) return;
+    ev.preventDefault();
+    const i = list.indexOf(document.activeElement);
+    const step = ev.key === "ArrowLeft" || ev.key === "ArrowUp" ? -1 : 1;
+    list[(i + step + list.length) % list.length].focus();
+  });
+
+  return {
+    update(next) {
+      state = next;
+      draw();
+    },
+    describe: (a) => (a === "resign" ? t("act.resign") : describeMove(a)),
+    showHint(action) {
+      for (const el of root.querySelectorAll(".hint")) el.classList.remove("hint", "highlight");
+      const [src, dst] = action.split(">");
+      const s = src === "draw" || src === "redeal" ? "stock" : src;
+      for (const p of [s, dst]) {
+        const el = p && (root.querySelector(`[data-place="${p}"]`) || (p === "row" ? rowBox : null));
+        if (el) el.classList.add("hint", "highlight");
+      }
+    },
+    destroy() {
+      root.innerHTML = "";
+      root.classList.remove("studenter");
+    },
+  };
+}

@@ -1,0 +1,27 @@
+// The invite page (/join/{code}): claims the seat through the API, keeps the token and
+// goes to the game.  A broken, used or expired invite explains itself in the catalogue's
+// words (error.bad_invite, error.invite_used, error.match_over) with the server's reason.
+
+import { claimInvite, ensurePlayer, rememberMatch, saveToken } from "./api.js";
+import { t } from "./i18n.js";
+import { errorText, initPage, showMessage } from "./ui.js";
+
+async function main() {
+  await initPage();
+  const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+  const status = document.getElementById("status");
+  try {
+    await ensurePlayer();
+    const res = await claimInvite(code);
+    saveToken(res.match_id, res.token);
+    rememberMatch({ match_id: res.match_id, game: null });
+    status.textContent = t("join.ok");
+    location.replace(`/play/${res.match_id}`);
+  } catch (err) {
+    status.textContent = t("join.failed");
+    showMessage(errorText(err.code || "unknown", err.reason), "error");
+    document.getElementById("after").hidden = false;
+  }
+}
+
+main();

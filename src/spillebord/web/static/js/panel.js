@@ -1,0 +1,115 @@
+// The side panel of the game page: seats and their state, the last moves, invite links
+// for open seats, the outcome (ranking / bonus) and share links.  Pure rendering from the
+// match info and the latest `state` message.
+
+import { t } from "./i18n.js";
+import { el } from "./ui.js";
+
+export function seatNamer(match, mySeat) {
+  return (i) => {
+    const s = match && match.seats && match.seats[i];
+    if (i === mySeat) return t("seat.you");
+    if (s && s.kind === "bot") {
+      const level = s.level === null || s.level === undefined ? "" : ` ${s.level}`;
+      const kind = t(`bot.${s.bot}`) === `bot.${s.bot}` ? s.bot : t(`bot.${s.bot}`);
+      return t("seat.bot", { n: i + 1, bot: kind + level });
+    }
+    return t("seat.player", { n: i + 1 });
+  };
+}
+
+// A short name for tight spots (the kugler board): "Dig", "Computer 3", "Spiller 2".
+export function shortNamer(match, mySeat) {
+  return (i) => {
+    const s = match && match.seats && match.seats[i];
+    if (i === mySeat) return t("seat.you");
+    return t(s && s.kind === "bot" ? "seat.bot_short" : "seat.player", { n: i + 1 });
+  };
+}
+
+export function renderSeats(box, match, st, seatName) {
+  box.innerHTML = "";
+  if (!match || match.seats.length < 2) return;
+  box.append(el("h2", { text: t("panel.seats") }));
+  const ul = el("ul", { class: "seats-list" });
+  for (const s of match.seats) {
+    const li = el("li", { "data-seat": String(s.seat) }, seatName(s.seat));
+    if (st && st.to_move === s.seat) li.append(" ", el("span", { class: "pill turn-pill", text: t("table.to_move") }));
+    if (s.kind === "human") {
+      const key = !s.claimed ? "seat.open" : s.connected ? "seat.online" : "seat.offline";
+      li.append(" ", el("span", { class: "pill", text: t(key) }));
+    }
+    if (s.kind === "human" && s.bot_playing) li.append(" ", el("span", { class: "pill", text: t("seat.bot_playing") }));
+    ul.append(li);
+  }
+  box.append(ul);
+}
+
+export function renderInvites(box, matchId) {
+  box.innerHTML = "";
+  const invites = JSON.parse(localStorage.getItem(`spillebord.invites.${matchId}`) || "[]");
+  if (!invites.length) return;
+  box.append(el("h2", { text: t("panel.invites") }));
+  for (const inv of invites) {
+    const url = new URL(inv.url, location.origin).href;
+    const input = el("input", { readonly: true, value: url, class: "invite-url",
+      "aria-label": t("panel.invite_for", { n: inv.seat + 1 }) });
+    const copy = el("button", { type: "button", text: t("common.copy"), onclick: async () => {
+      input.select();
+      try {
+        await navigator.clipboard.writeText(url);
+        copy.textContent = t("common.copied");
+      } catch {
+        document.execCommand?.("copy");
+      }
+    } });
+    box.append(el("div", { class: "invite", "data-seat": String(inv.seat) },
+      el("label", { text: t("panel.invite_for", { n: inv.seat + 1 }) }), input, copy));
+  }
+}
+
+export function renderLog(box, log, seatName, solitaire, describe = (a) => a) {
+  box.innerHTML = "";
+  if (!log.length) return;
+  box.append(el("h2", { text: t("panel.last_moves") }));
+  const ol = el("ol", { class: "move-log", reversed: true, start: String(log.length) });
+  for (const ev of log.slice(-8).reverse()) {
+    const action = ev.action ? describe(ev.action) : "";
+    let text = action;
+    if (ev.kind === "undo") text = t("log.undo", { action });
+    if (ev.kind === "redo") text = t("log.redo", { action });
+    const who = solitaire ? "" : `${seatName(ev.seat)}: `;
+    ol.append(el("li", { "data-seq": String(ev.seq) }, `${who}${text}`));
+  }
+  box.append(ol);
+}
+
+export function renderOutcome(box, outcome, match, seatName, mySeat) {
+  box.innerHTML = "";
+  if (!outcome) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const solitaire = match.seats.length === 1;
+  if (solitaire) {
+    const won = outcome.winners.length > 0;
+    box.append(el("h2", { text: won ? t("outcome.won", { bonus: outcome.bonus }) : t("outcome.lost") }));
+    box.append(el("p", { text: t(`reason.${outcome.reason}`) }));
+  } else {
+    const mine = mySeat !== null && outcome.winners.includes(mySeat);
+    box.append(el("h2", { text: mySeat === null ? t("outcome.over") : mine ? t(match.game === "kugler" ? "outcome.team_won" : "outcome.you_won") : t("outcome.you_lost") }));
+    box.append(el("p", { text: t(`reason.${outcome.reason}`) }));
+    const ol = el("ol", { class: "ranking" });
+    for (const group of outcome.ranking) {
+      const names = group.map((s) => {
+        const loser = (outcome.losers || []).includes(s);
+        return seatName(s) + (loser && match.game === "gammel_jomfru" ? ` — ${t("gj.old_maid")}` : "");
+      });
+      ol.append(el("li", { text: names.join(", ") }));
+    }
+    box.append(el("h3", { text: t("outcome.ranking") }), ol);
+  }
+  box.append(el("p", {}, el("a", { class: "button", href: `/replay/${match.match_id}`, text: t("outcome.replay") }),
+    " ", el("a", { class: "button", href: `/?game=${match.game}#game-${match.game}`, text: t("outcome.new_game") })));
+}

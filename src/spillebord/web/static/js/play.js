@@ -1,0 +1,279 @@
+// The game page (/play/{match_id}): finds the seat token (URL fragment, else
+// localStorage), opens the match's WebSocket, loads the game's renderer module and hands
+// it each `state`.  Undo/redo/hint/verdict are solitaire messages of the protocol; every
+// move is an action text the server offered.  Refusals show in #messages and the board is
+// re-drawn from the last state the server sent, so it never shows a refused move.
+
+import { getGames, getMatch, loadToken, rememberMatch, saveToken } from "./api.js";
+import { cardName, t } from "./i18n.js";
+import { renderInvites, renderLog, renderOutcome, renderSeats, seatNamer, shortNamer } from "./panel.js";
+import { Session } from "./session.js";
+import { announce, choose, clearMessage, errorText, initPage, showMessage } from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const debug = { timings: [], state: null, session: null, ready: false, log: [], marks: { start: performance.now() } };
+window.__spillebord = debug;
+
+let match = null;
+let mySeat = null;
+let renderer = null;
+let last = null;
+const log = debug.log;
+let seatName = (i) => t("seat.player", { n: i + 1 });
+let verdictTimer = null;
+// The server answers one solver question per socket at a time ("busy" otherwise), so
+// hints (asked by the player) go first and verdicts (asked after each move) wait.
+const solver = { busy: false, wantHint: false, wantVerdict: false };
+function pumpSolver() {
+  if (solver.busy || !session) return;
+  if (solver.wantHint) {
+    solver.wantHint = false;
+    solver.busy = true;
+    session.hint();
+  } else if (solver.wantVerdict) {
+    solver.wantVerdict = false;
+    solver.busy = true;
+    session.verdict();
+  }
+}
+function solverDone() {
+  solver.busy = false;
+  pumpSolver();
+}
+let settled = false;
+let held = null; // a spectator state that arrived before the seat was confirmed
+let early = null; // a state that arrived before the renderer module
+
+function takeToken() {
+  const m = location.hash.match(/token=([^&]+)/);
+  if (m) {
+    const token = decodeURIComponent(m[1]);
+    saveToken(matchId, token);
+    history.replaceState(null, "", location.pathname + location.search);
+    return token;
+  }
+  return loadToken(matchId);
+}
+
+function describe(text) {
+  // The renderer words its own actions; otherwise card codes get their names.
+  if (renderer && renderer.describe) return renderer.describe(text);
+  return text.replace(/\b([2-9TJQKA][CDHS]|JK)\b/g, (c) => cardName(c));
+}
+
+function updateToolbar(st) {
+  const solitaire = match.seats.length === 1;
+  const player = mySeat !== null && st.status !== "finished";
+  for (const id of ["undo", "redo", "hint"]) $(id).hidden = !solitaire || mySeat === null;
+  $("undo").disabled = !player || !st.can_undo;
+  $("redo").disabled = !player || !st.can_redo;
+  $("hint").disabled = !player || !st.legal.length || !match.solver;
+  $("hint").hidden ||= !match.solver;
+  $("resign").hidden = !st.legal.includes("resign");
+}
+
+function statusText(st) {
+  if (st.status === "finished") return t("status.over");
+  if (mySeat === null) return t("status.watching", { name: seatName(st.to_move) });
+  if (st.to_move === mySeat) return t("status.your_turn");
+  return t("status.waiting", { name: seatName(st.to_move) });
+}
+
+function onState(d, v) {
+  // With a token, the socket starts as a spectator until `hello` is answered: wait.
+  if (!settled) {
+    held = d;
+    return;
+  }
+  if (!renderer) {
+    early = [d, v];
+    return;
+  }
+  const received = performance.now();
+  if (!log.length && v > 0 && !(d.events || []).length) session.syncAll();
+  for (const ev of d.events || []) if (!log.some((e) => e.seq === ev.seq)) log.push(ev);
+  last = d;
+  debug.state = d;
+  const st = { view: d.view, legal: d.legal, seat: mySeat, toMove: d.to_move, events: d.events || [], outcome: d.outcome };
+  renderer.update(st);
+  updateToolbar(d);
+  $("status").textContent = statusText(d);
+  renderSeats($("seats"), match, d, seatName);
+  renderLog($("log"), log, seatName, match.seats.length === 1, describe);
+  renderOutcome($("outcome"), d.outcome, { ...match, match_id: matchId }, seatName, mySeat);
+  const lastEv = (d.events || []).at(-1);
+  if (lastEv && lastEv.action) {
+    const who = match.seats.length > 1 ? `${seatName(lastEv.seat)}: ` : "";
+    announce(who + describe(lastEv.action));
+  }
+  // Benchmark hook: time from the message's arrival to the next painted frame.
+  requestAnimationFrame(() => {
+    debug.timings.push({ seq: lastEv?.seq ?? 0, ms: performance.now() - received });
+    if (!debug.ready) debug.interactiveAt = debug.marks.drawn = performance.now();
+    debug.ready = true;
+    document.body.dataset.version = String(session.version);
+  });
+  if (match.solver && mySeat !== null && !d.outcome) {
+    clearTimeout(verdictTimer);
+    verdictTimer = setTimeout(() => {
+      solver.wantVerdict = true;
+      pumpSolver();
+    }, 700);
+  }
+  if (d.outcome) $("verdict").textContent = "";
+}
+
+const ctx = {
+  act(text) {
+    clearMessage();
+    session.act(text);
+  },
+  click(target) {
+    clearMessage();
+    session.click(target);
+  },
+  say(text) {
+    $("status").textContent = text;
+    announce(text);
+  },
+  choose,
+  describe,
+  seatName: (i) => seatName(i),
+  seatShort: (i) => shortNamer(match, mySeat)(i),
+  get seat() {
+    return mySeat;
+  },
+};
+
+let session = null;
+
+async function main() {
+  const token = takeToken();
+  settled = !token;
+  // The catalogue, the match and the game list load side by side (time to interactive).
+  const [, found, games] = await Promise.all([
+    initPage(),
+    getMatch(matchId).catch((err) => err),
+    getGames().catch(() => []),
+  ]);
+  if (found instanceof Error) {
+    showMessage(errorText(found.code, found.reason), "error");
+    $("status").textContent = t("play.no_match");
+    return;
+  }
+  match = found;
+  const info = games.find((g) => g.key === match.game) || {};
+  match.solver = Boolean(info.solver);
+  const gameName = info.name ? info.name[document.documentElement.lang] || info.name.da : match.game;
+  document.title = `${gameName} — ${t("app.name")}`;
+  $("game-title").textContent = gameName;
+  document.body.dataset.game = match.game;
+  debug.marks.fetched = performance.now();
+  // The renderer module loads while the socket connects; an early state waits for it.
+  const modPromise = import(`/static/js/games/${match.game}.js`);
+  seatName = seatNamer(match, null);
+  renderInvites($("invites"), matchId);
+  rememberMatch({ match_id: matchId, game: match.game });
+  session = new Session(matchId, token, {
+    onWelcome(d) {
+      debug.marks.welcome ??= performance.now();
+      if (d.role !== "player" && !settled) return;
+      mySeat = d.role === "player" ? d.seat : null;
+      if (mySeat !== null) settled = true;
+      if (d.match) match = { ...match, ...d.match, solver: match.solver };
+      seatName = seatNamer(match, mySeat);
+      $("role").textContent = mySeat === null ? t("play.spectator") : "";
+      $("role").hidden = mySeat !== null;
+    },
+    onState,
+    onError(d) {
+      if (d.code === "bad_token") {
+        localStorage.removeItem(`spillebord.token.${matchId}`);
+        settled = true;
+        mySeat = null;
+        $("role").textContent = t("play.spectator");
+        $("role").hidden = false;
+        if (held) onState(held);
+      }
+      if (d.code === "busy") {
+        if (d.ref === "hint") solver.wantHint = true;
+        if (d.ref === "verdict") solver.wantVerdict = true;
+        setTimeout(solverDone, 500);
+        return;
+      }
+      if (d.ref === "hint") {
+        debug.hint = null;
+        debug.hints = (debug.hints || 0) + 1;
+        solverDone();
+      }
+      if (d.ref === "verdict") {
+        $("verdict").textContent = "";
+        solverDone();
+        return;
+      }
+      showMessage(errorText(d.code, d.reason), "error");
+      if (d.code === "bad_token") $("role").textContent = t("play.bad_token");
+      if (last) renderer.update({ view: last.view, legal: last.legal, seat: mySeat, toMove: last.to_move, events: [], outcome: last.outcome });
+    },
+    onHint(d) {
+      solverDone();
+      debug.hint = d.action;
+      debug.hints = (debug.hints || 0) + 1;
+      if (!d.action) {
+        ctx.say(t("hint.none"));
+        return;
+      }
+      ctx.say(t("hint.is", { action: describe(d.action) }));
+      renderer.showHint?.(d.action);
+    },
+    onVerdict(d) {
+      solverDone();
+      $("verdict").textContent = t(`verdict.${d.verdict}`);
+    },
+    async onChoices(d) {
+      const value = await choose(t("play.which_move"), d.actions.map((a) => ({ value: a, label: describe(a) })));
+      if (value) ctx.act(value);
+    },
+    onConnection(status) {
+      if (status === "open") {
+        settled = !token;
+        solver.busy = false;
+      }
+      $("connection").textContent = status === "open" ? "" : t(`connection.${status}`);
+      $("connection").hidden = status === "open";
+    },
+  });
+  debug.session = session;
+  session.watchNetwork();
+  session.connect();
+  renderer = (await modPromise).createRenderer($("board"), ctx);
+  debug.marks.renderer = performance.now();
+  if (early) onState(...early);
+  $("undo").addEventListener("click", () => session.undo());
+  $("redo").addEventListener("click", () => session.redo());
+  $("hint").addEventListener("click", () => {
+    ctx.say(t("hint.thinking"));
+    solver.wantHint = true;
+    pumpSolver();
+  });
+  $("resign").addEventListener("click", async () => {
+    const ok = await choose(t("play.resign_confirm"), [{ value: "resign", label: t("play.resign") }]);
+    if (ok) ctx.act("resign");
+  });
+  $("watch-link").href = `/play/${matchId}`;
+  if (match.seats.length === 1 && match.deal !== null && match.deal !== undefined) {
+    // A solitaire's deal number is public: share it as a link to the start page.
+    $("share-deal").hidden = false;
+    $("share-deal").href = `/?game=${match.game}&deal=${match.deal}`;
+    $("share-deal").textContent = t("play.share_deal", { deal: match.deal });
+  }
+}
+
+document.addEventListener("keydown", (ev) => {
+  if (!session || ev.target.closest("input, select, dialog")) return;
+  if ((ev.ctrlKey || ev.metaKey) && ev.key === "z" && !$("undo").hidden) session.undo();
+  if ((ev.ctrlKey || ev.metaKey) && ev.key === "y" && !$("redo").hidden) session.redo();
+});
+
+main();

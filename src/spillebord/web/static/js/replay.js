@@ -1,0 +1,129 @@
+// The replay page (/replay/{match_id}): the finished game's record (GET
+// /api/matches/{id}/record) as a list of steps to walk through with the buttons, the
+// arrow keys or a click on a step.  The browser cannot compute positions (no rules
+// here), so each step's board comes from the server's spectator view of that step
+// (GET /api/matches/{id}/replay?step=N, see docs/web.md "Requests to the server");
+// without it the page shows the record as text.  A deal or a record is shared as a link.
+
+import { getMatch, getRecord, loadToken } from "./api.js";
+import { cardName, currentLang, t } from "./i18n.js";
+import { seatNamer } from "./panel.js";
+import { el, errorText, initPage, showMessage } from "./ui.js";
+
+const $ = (id) => document.getElementById(id);
+const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+let record = null;
+let step = 0;
+let renderer = null;
+let timer = null;
+const views = new Map();
+
+const describe = (a) =>
+  renderer && renderer.describe ? renderer.describe(a) : a.replace(/\b([2-9TJQKA][CDHS]|JK)\b/g, (c) => cardName(c));
+
+let hasViews = null;
+
+// Ask the API description once whether the server offers step views (no 404 noise).
+async function serverHasViews() {
+  if (hasViews === null) {
+    try {
+      const spec = await fetch("/openapi.json").then((r) => r.json());
+      hasViews = Object.keys(spec.paths || {}).some((p) => p.startsWith("/api/matches/{") && p.endsWith("/replay"));
+    } catch {
+      hasViews = false;
+    }
+  }
+  return hasViews;
+}
+
+async function viewAt(n) {
+  if (views.has(n)) return views.get(n);
+  if (!(await serverHasViews())) return null;
+  const token = loadToken(matchId);
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  const res = await fetch(`/api/matches/${encodeURIComponent(matchId)}/replay?step=${n}`, { headers });
+  const view = res.ok ? (await res.json()).view : null;
+  views.set(n, view);
+  return view;
+}
+
+async function show(n) {
+  const total = record.record.actions.length;
+  step = Math.max(0, Math.min(total, n));
+  $("step").textContent = t("replay.step", { n: step, total });
+  for (const li of $("actions").children) li.classList.toggle("current", Number(li.dataset.step) === step);
+  $("actions").querySelector("li.current")?.scrollIntoView({ block: "nearest" });
+  $("prev").disabled = $("first").disabled = step === 0;
+  $("next").disabled = $("last").disabled = step === total;
+  const view = renderer ? await viewAt(step) : null;
+  if (view && renderer) {
+    renderer.update({ view, legal: [], seat: null, toMove: null, events: [], outcome: view.outcome || null });
+    $("board").hidden = false;
+  } else {
+    $("board").hidden = true;
+  }
+}
+
+async function main() {
+  await initPage();
+  try {
+    record = await getRecord(matchId, loadToken(matchId));
+  } catch (err) {
+    showMessage(errorText(err.code, err.reason), "error");
+    return;
+  }
+  const rec = record.record;
+  const games = await fetch("/api/games").then((r) => r.json());
+  const info = games.find((g) => g.key === rec.game);
+  const name = info ? info.name[currentLang()] || info.name.da : rec.game;
+  $("game-title").textContent = t("replay.title_game", { game: name });
+  $("summary").textContent = t("replay.summary", { deal: rec.deal, seats: rec.seats, n: rec.actions.length });
+  const fallback = { seats: Array.from({ length: rec.seats }, (_, i) => ({ seat: i, kind: "human" })) };
+  const match = await getMatch(matchId).catch(() => fallback);
+  const seatName = seatNamer(match, null);
+  try {
+    const mod = await import(`/static/js/games/${rec.game}.js`);
+    const ctx = { act() {}, click() {}, say() {}, choose: async () => null, seatName, seatShort: seatName, seat: null, describe };
+    renderer = mod.createRenderer($("board"), ctx);
+  } catch {
+    renderer = null;
+  }
+  const seatOf = record.events.filter((e) => e.kind === "act");
+  const ol = $("actions");
+  ol.start = 0;
+  ol.append(el("li", { "data-step": "0" }, el("button", { type: "button", text: t("replay.start"), onclick: () => show(0) })));
+  rec.actions.forEach((a, i) => {
+    const who = rec.seats > 1 && seatOf[i] ? `${seatName(seatOf[i].seat)}: ` : "";
+    ol.append(el("li", { "data-step": String(i + 1) },
+      el("button", { type: "button", text: `${who}${describe(a)}`, onclick: () => show(i + 1) })));
+  });
+  if (rec.seats === 1) {
+    const link = $("same-deal");
+    link.hidden = false;
+    link.href = `/?game=${rec.game}&deal=${rec.deal}`;
+  }
+  $("first").onclick = () => show(0);
+  $("prev").onclick = () => show(step - 1);
+  $("next").onclick = () => show(step + 1);
+  $("last").onclick = () => show(rec.actions.length);
+  $("auto").onclick = () => {
+    clearInterval(timer);
+    timer = setInterval(() => (step >= rec.actions.length ? clearInterval(timer) : show(step + 1)), 700);
+  };
+  $("share").onclick = async () => {
+    try {
+      await navigator.clipboard.writeText(location.href);
+      showMessage(t("replay.link_copied"), "ok");
+    } catch {
+      showMessage(location.href, "ok");
+    }
+  };
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "ArrowRight") show(step + 1);
+    if (ev.key === "ArrowLeft") show(step - 1);
+  });
+  await show(rec.actions.length);
+  document.body.dataset.ready = "1";
+}
+
+main();

@@ -1,0 +1,140 @@
+// The WebSocket session of one match (docs/protocol.md, "WebSocket /ws/{match_id}").
+// It keeps the latest version, sends the token in a first `hello` (never in the URL),
+// and reconnects after a dropped network with a growing delay; after reconnecting it
+// asks for `sync` so the page gets the full state again.  Handlers: onWelcome, onState,
+// onError, onHint, onVerdict, onChoices, onConnection(status).
+
+import { parseJson } from "./api.js";
+
+export class Session {
+  constructor(matchId, token, handlers) {
+    this.matchId = matchId;
+    this.token = token;
+    this.h = handlers;
+    this.version = 0;
+    this.ws = null;
+    this.retry = 0;
+    this.closed = false;
+    this.timer = null;
+    this.pending = [];
+  }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${proto}//${location.host}/ws/${encodeURIComponent(this.matchId)}`;
+  }
+
+  connect() {
+    if (this.closed) return;
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    this.h.onConnection?.("connecting");
+    ws.addEventListener("open", () => {
+      this.retry = 0;
+      if (this.token) this.raw("hello", { token: this.token });
+      this.h.onConnection?.("open");
+      for (const msg of this.pending.splice(0)) ws.send(msg);
+    });
+    ws.addEventListener("message", (ev) => this.receive(ev.data));
+    ws.addEventListener("close", (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (this.closed || ev.code === 4404) {
+        this.h.onConnection?.(ev.code === 4404 ? "not_found" : "closed");
+        return;
+      }
+      this.h.onConnection?.("lost");
+      const delay = Math.min(8000, 400 * 2 ** this.retry++);
+      this.timer = setTimeout(() => this.connect(), delay);
+    });
+  }
+
+  // Browsers fire "online" when the network is back: reconnect at once then.
+  watchNetwork() {
+    window.addEventListener("online", () => {
+      if (!this.ws && !this.closed) {
+        clearTimeout(this.timer);
+        this.connect();
+      }
+    });
+  }
+
+  receive(text) {
+    let msg;
+    try {
+      msg = parseJson(text);
+    } catch {
+      return;
+    }
+    const d = msg.d || {};
+    switch (msg.t) {
+      case "welcome":
+        this.version = msg.v;
+        this.h.onWelcome?.(d);
+        break;
+      case "state":
+        this.version = msg.v;
+        this.h.onState?.(d, msg.v);
+        break;
+      case "error":
+        if (typeof msg.v === "number") this.version = Math.max(this.version, msg.v);
+        this.h.onError?.(d);
+        if (d.code === "stale") this.raw("sync", {});
+        break;
+      case "hint":
+        this.h.onHint?.(d);
+        break;
+      case "verdict":
+        this.h.onVerdict?.(d);
+        break;
+      case "choices":
+        this.h.onChoices?.(d);
+        break;
+      default:
+        break;
+    }
+  }
+
+  raw(t, d) {
+    const text = JSON.stringify({ t, v: this.version, d });
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+    else this.pending.push(text);
+  }
+
+  // The full event log: a `sync` from version 0 (the first state after connecting
+  // carries only the events after the version the socket joined at).
+  syncAll() {
+    const text = JSON.stringify({ t: "sync", v: 0, d: {} });
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+  }
+
+  act(action) {
+    this.raw("act", { action });
+  }
+  click(target) {
+    this.raw("click", { target });
+  }
+  undo() {
+    this.raw("undo", {});
+  }
+  redo() {
+    this.raw("redo", {});
+  }
+  hint() {
+    this.raw("hint", {});
+  }
+  verdict() {
+    this.raw("verdict", {});
+  }
+
+  // Test and debug aid: drop the socket as a network failure would.
+  drop() {
+    if (this.ws) this.ws.close();
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,181 @@
+// The start page: the four games with a line each and how many play; a solitaire starts
+// with a new deal, a chosen deal number or a winnable deal; a table game opens a room with
+// seats for me, friends (invite links) and bots with a level.  A shared link
+// (/?game=posthus&deal=7) preselects that deal.  Statistics and history: stats.js.
+
+import { ApiError, createMatch, ensurePlayer, getGames, rememberMatch, saveToken } from "./api.js";
+import { currentLang, t } from "./i18n.js";
+import { renderHistory, renderStats } from "./stats.js";
+import { el, errorText, initPage, showMessage } from "./ui.js";
+
+const params = new URLSearchParams(location.search);
+
+function playersText(g) {
+  if (g.solitaire) return t("start.players_one");
+  const s = g.seats;
+  const contiguous = s.every((n, i) => i === 0 || n === s[i - 1] + 1);
+  if (contiguous && s.length > 2) return t("start.players_range", { min: s[0], max: s.at(-1) });
+  return t("start.players_list", { list: s.join(", ") });
+}
+
+function flagBoxes(g) {
+  const box = el("fieldset", { class: "flags" }, el("legend", { text: t("start.variants") }));
+  if (!g.flags.length) return null;
+  for (const f of g.flags) {
+    const id = `${g.key}-flag-${f.name}`;
+    box.append(el("label", { for: id, class: "check" },
+      el("input", { type: "checkbox", id, name: f.name, checked: f.default }), f[currentLang()] || f.da));
+  }
+  return box;
+}
+
+function readFlags(form, g) {
+  const flags = {};
+  for (const f of g.flags) flags[f.name] = form.querySelector(`[name="${f.name}"]`).checked;
+  return flags;
+}
+
+async function start(spec, button) {
+  button.disabled = true;
+  showMessage(t("start.starting"));
+  try {
+    await ensurePlayer();
+    const res = await createMatch(spec);
+    if (res.token) saveToken(res.match_id, res.token);
+    localStorage.setItem(`spillebord.invites.${res.match_id}`, JSON.stringify(res.invites || []));
+    rememberMatch({ match_id: res.match_id, game: spec.game });
+    location.href = `/play/${res.match_id}`;
+  } catch (err) {
+    const e = err instanceof ApiError ? err : new ApiError(0, "unknown", String(err));
+    showMessage(errorText(e.code, e.reason), "error");
+    button.disabled = false;
+  }
+}
+
+function solitaireForm(g) {
+  const form = el("form", { class: "start-form", "data-game": g.key });
+  const name = `${g.key}-deal`;
+  const shared = params.get("game") === g.key && params.get("deal");
+  const opt = (value, label, checked) => el("label", { class: "check" },
+    el("input", { type: "radio", name, value, checked }), label);
+  const number = el("input", { type: "number", min: "0", step: "1", name: "deal-number", inputmode: "numeric",
+    "aria-label": t("start.deal_number"), value: shared || "" });
+  const radios = el("fieldset", { class: "deal-choice" }, el("legend", { text: t("start.deal") }),
+    opt("random", t("start.deal_random"), !shared),
+    el("span", { class: "deal-number" }, opt("number", t("start.deal_number"), Boolean(shared)), number));
+  if (g.solver) radios.append(opt("winnable", t("start.deal_winnable"), false));
+  number.addEventListener("focus", () => (form.querySelector('input[value="number"]').checked = true));
+  const button = el("button", { type: "submit", class: "primary", text: t("start.play") });
+  form.append(radios);
+  const flags = flagBoxes(g);
+  if (flags) form.append(flags);
+  form.append(button);
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const mode = form.querySelector(`input[name="${name}"]:checked`).value;
+    let deal = mode;
+    if (mode === "number") {
+      deal = Number(number.value);
+      if (!Number.isInteger(deal) || deal < 0 || number.value === "") {
+        showMessage(t("start.bad_deal"), "error");
+        return;
+      }
+    }
+    start({ game: g.key, seats: ["me"], deal, flags: readFlags(form, g) }, button);
+  });
+  return form;
+}
+
+function seatRow(g, i) {
+  const kinds = i === 0 ? ["me", "human", "bot"] : ["human", "bot"];
+  const kind = el("select", { name: `kind-${i}`, "aria-label": t("start.seat_kind", { n: i + 1 }) });
+  for (const k of kinds) kind.append(el("option", { value: k, text: t(`start.kind_${k}`) }));
+  kind.value = i === 0 ? "me" : "bot";
+  const bot = el("select", { name: `bot-${i}`, "aria-label": t("start.bot_kind", { n: i + 1 }) });
+  for (const b of g.bots) bot.append(el("option", { value: b, text: t(`bot.${b}`) === `bot.${b}` ? b : t(`bot.${b}`) }));
+  const level = el("select", { name: `level-${i}`, "aria-label": t("start.bot_level", { n: i + 1 }) });
+  for (const [v, key] of [["", "start.level_default"], ["1", "start.level_1"], ["2", "start.level_2"], ["3", "start.level_3"]]) {
+    level.append(el("option", { value: v, text: t(key) }));
+  }
+  const sync = () => {
+    bot.hidden = kind.value !== "bot";
+    level.hidden = kind.value !== "bot";
+  };
+  kind.addEventListener("change", sync);
+  sync();
+  return el("li", { class: "seat-row", "data-seat": String(i) },
+    el("span", { class: "seat-no", text: t("start.seat_n", { n: i + 1 }) }), kind, bot, level);
+}
+
+function tableForm(g) {
+  const form = el("form", { class: "start-form", "data-game": g.key });
+  const count = el("select", { name: "seats", "aria-label": t("start.seat_count") });
+  for (const n of g.seats) count.append(el("option", { value: String(n), text: String(n) }));
+  count.value = String(g.default_seats);
+  const list = el("ol", { class: "seat-rows" });
+  const fill = () => {
+    list.innerHTML = "";
+    for (let i = 0; i < Number(count.value); i++) list.append(seatRow(g, i));
+  };
+  count.addEventListener("change", fill);
+  fill();
+  const button = el("button", { type: "submit", class: "primary", text: t("start.open_room") });
+  const takeover = el("input", { type: "checkbox", name: "takeover", id: `${g.key}-takeover` });
+  form.append(el("label", { class: "inline" }, t("start.seat_count"), " ", count), list,
+    el("label", { class: "check", for: `${g.key}-takeover` }, takeover, t("start.takeover")));
+  const flags = flagBoxes(g);
+  if (flags) form.append(flags);
+  form.append(button);
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const seats = [...list.children].map((li, i) => {
+      const kind = li.querySelector(`[name="kind-${i}"]`).value;
+      if (kind !== "bot") return kind;
+      const level = li.querySelector(`[name="level-${i}"]`).value;
+      return { bot: li.querySelector(`[name="bot-${i}"]`).value, level: level === "" ? null : Number(level) };
+    });
+    const spec = { game: g.key, seats, deal: "random", flags: readFlags(form, g) };
+    if (takeover.checked) spec.takeover_seconds = 60;
+    start(spec, button);
+  });
+  return form;
+}
+
+function gameCard(g) {
+  const lang = currentLang();
+  const details = el("details", { class: "game-card", id: `game-${g.key}`, "data-game": g.key },
+    el("summary", {},
+      el("span", { class: "game-name", text: g.name[lang] || g.name.da }),
+      el("span", { class: "game-blurb", text: g.blurb[lang] || g.blurb.da }),
+      el("span", { class: "pill", text: playersText(g) })));
+  details.append(g.solitaire ? solitaireForm(g) : tableForm(g));
+  if (params.get("game") === g.key) details.open = true;
+  return details;
+}
+
+async function main() {
+  await initPage();
+  let games = [];
+  try {
+    games = await getGames();
+  } catch (err) {
+    showMessage(errorText(err.code, err.reason), "error");
+  }
+  const box = document.getElementById("games");
+  for (const g of games) box.append(gameCard(g));
+  if (params.get("game") && params.get("deal")) {
+    const g = games.find((x) => x.key === params.get("game"));
+    const shared = document.getElementById("shared");
+    if (g) {
+      shared.hidden = false;
+      shared.className = "message ok";
+      shared.textContent = t("start.shared_deal", { game: g.name[currentLang()] || g.name.da, deal: params.get("deal") });
+    }
+  }
+  const player = await ensurePlayer().catch(() => null);
+  const finished = await renderStats(document.getElementById("stats-body"), player, games);
+  renderHistory(document.getElementById("history-body"), games, finished);
+  document.body.dataset.ready = "1";
+}
+
+main();

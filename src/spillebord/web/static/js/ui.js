@@ -1,0 +1,134 @@
+// Shared page furniture: the top bar (home, language, four-colour suits), a choice
+// dialog, the message area (errors from the server in the player's language) and a
+// polite live region for screen readers.
+
+import { installSuitSprite } from "./cards.js";
+import { applyI18n, currentLang, loadI18n, setLang, t } from "./i18n.js";
+
+export async function initPage() {
+  await loadI18n();
+  installSuitSprite();
+  if (localStorage.getItem("spillebord.fourColour") === "1") document.body.classList.add("four-colour");
+  buildHeader();
+  applyI18n();
+  ensureLive();
+}
+
+function buildHeader() {
+  const header = document.querySelector("header.top");
+  if (!header) return;
+  header.innerHTML = "";
+  const home = document.createElement("a");
+  home.href = "/";
+  home.className = "home";
+  home.textContent = t("app.name");
+  const spacer = document.createElement("span");
+  spacer.className = "spacer";
+  const four = document.createElement("button");
+  four.type = "button";
+  four.id = "four-colour";
+  four.setAttribute("aria-pressed", String(document.body.classList.contains("four-colour")));
+  four.textContent = t("settings.four_colour");
+  four.addEventListener("click", () => {
+    const on = document.body.classList.toggle("four-colour");
+    localStorage.setItem("spillebord.fourColour", on ? "1" : "0");
+    four.setAttribute("aria-pressed", String(on));
+  });
+  const langSel = document.createElement("select");
+  langSel.id = "lang";
+  langSel.setAttribute("aria-label", t("settings.language"));
+  for (const [code, label] of [["da", "Dansk"], ["en", "English"]]) {
+    const o = document.createElement("option");
+    o.value = code;
+    o.textContent = label;
+    o.selected = code === currentLang();
+    langSel.append(o);
+  }
+  langSel.addEventListener("change", () => setLang(langSel.value));
+  header.append(home, spacer, four, langSel);
+}
+
+function ensureLive() {
+  if (document.getElementById("live")) return;
+  const live = document.createElement("div");
+  live.id = "live";
+  live.className = "visually-hidden";
+  live.setAttribute("aria-live", "polite");
+  document.body.append(live);
+}
+
+export function announce(text) {
+  const live = document.getElementById("live");
+  if (live) live.textContent = text;
+}
+
+// Show a message in #messages; kind is "error", "ok" or "" (info).
+export function showMessage(text, kind = "") {
+  const box = document.getElementById("messages");
+  if (!box) return;
+  box.hidden = false;
+  box.className = `message ${kind}`;
+  box.textContent = text;
+  box.setAttribute("role", kind === "error" ? "alert" : "status");
+}
+export function clearMessage() {
+  const box = document.getElementById("messages");
+  if (box) box.hidden = true;
+}
+
+// The text for a server refusal: our own words for the code, then the server's reason.
+export function errorText(code, reason) {
+  const key = `error.${code}`;
+  const mine = t(key);
+  const own = mine === key ? t("error.unknown") : mine;
+  return reason ? `${own} (${reason})` : own;
+}
+
+// A modal choice: resolves with the chosen value, or null when cancelled.
+export function choose(title, options) {
+  return new Promise((resolve) => {
+    const dlg = document.createElement("dialog");
+    dlg.className = "choice-dialog";
+    const h = document.createElement("h2");
+    h.textContent = title;
+    const box = document.createElement("div");
+    box.className = "choices";
+    for (const opt of options) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "primary";
+      b.textContent = opt.label;
+      b.dataset.value = opt.value;
+      b.addEventListener("click", () => finish(opt.value));
+      box.append(b);
+    }
+    const cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.textContent = t("common.cancel");
+    cancel.addEventListener("click", () => finish(null));
+    dlg.append(h, box, cancel);
+    dlg.addEventListener("cancel", (ev) => {
+      ev.preventDefault();
+      finish(null);
+    });
+    document.body.append(dlg);
+    dlg.showModal();
+    function finish(value) {
+      dlg.close();
+      dlg.remove();
+      resolve(value);
+    }
+  });
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}

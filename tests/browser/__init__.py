@@ -1,0 +1,1 @@
+"""Browser tests in headless Chromium (marker ``browser``); see docs/web.md."""

@@ -1,0 +1,103 @@
+"""Gammel Jomfru in the browser: a table opened from the start page with two bots, played
+to the end by clicking — the own face-down pile to turn a card, then one of the places
+that light up.  Only legal places may light up, and the ranking shows at the end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .helpers import (
+    api,
+    need_game,
+    open_room,
+    shot,
+    state,
+    version,
+    wait_after,
+    wait_my_turn,
+    wait_ready,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def lit_actions(page: Any) -> list[str]:
+    found = page.locator("#board .target").evaluate_all("els => els.map(e => e.dataset.action)")
+    return sorted(found)
+
+
+def test_gammel_jomfru_against_bots_to_the_end(contexts: Any, server: str) -> None:
+    need_game("gammel_jomfru")
+    page = contexts(viewport={"width": 1200, "height": 900}).new_page()
+    open_room(page, server, "gammel_jomfru", ["me", "bot", "bot"])
+    assert page.locator(".gj-seat").count() == 3
+    shot_taken = False
+    for _ in range(3000):
+        wait_my_turn(page, timeout=60000)
+        st = state(page)
+        if st["outcome"]:
+            break
+        legal = st["legal"]
+        # Exactly the legal places light up, nothing else.
+        page.wait_for_function("n => document.querySelectorAll('#board .target').length === n",
+                               arg=len(legal))
+        assert lit_actions(page) == sorted(legal)
+        action = "turn" if "turn" in legal else legal[0]
+        if action != "turn" and not shot_taken:
+            shot(page, "gammel-jomfru")
+            shot_taken = True
+        v = version(page)
+        page.click(f"#board .target[data-action='{action}']")
+        wait_after(page, v, timeout=30000)
+    outcome = state(page)["outcome"]
+    assert outcome, "the game did not finish"
+    page.wait_for_selector("#outcome:not([hidden]) .ranking li")
+    ranking = page.locator("#outcome .ranking li").all_inner_texts()
+    assert len(ranking) == 3
+    assert any("gammel jomfru" in r for r in ranking)
+    shot(page, "gammel-jomfru-end")
+
+    # The finished game opens as a replay: every action listed, each step drawn by the
+    # server's spectator view of that step.
+    n_events = page.evaluate("() => window.__spillebord.log.filter(e => e.kind === 'act').length")
+    page.click("#outcome a[href^='/replay/']")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#actions li").count() == n_events + 1
+    assert page.locator("#board .gj-seat").count() == 3
+    page.click("#first")
+    page.wait_for_function("() => document.querySelectorAll('#board .gj-down .count').length === 3")
+    page.click("#next")
+    page.wait_for_selector("#actions li.current[data-step='1']")
+    shot(page, "replay")
+
+    # The start page's statistics now chart this game.
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#stats-body svg.chart").count() >= 2
+    assert page.locator("#stats-body polyline.line-games").count() == 1
+    assert page.locator("#history-body a[href^='/replay/']").count() >= 1
+    shot(page, "start")
+
+
+def test_gammel_jomfru_eight_seats_fit(contexts: Any, server: str) -> None:
+    need_game("gammel_jomfru")
+    res = api(server, "/api/matches", {"game": "gammel_jomfru",
+                                       "seats": [{"bot": "random", "level": None}] * 8})
+    page = contexts(viewport={"width": 1200, "height": 900}).new_page()
+    page.goto(f"{server}/play/{res['match_id']}")
+    wait_ready(page)
+    page.wait_for_function("() => window.__spillebord.ready")
+    boxes = page.locator(".gj-seat, .gj-centre").evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); "
+        "return [r.left, r.top, r.right, r.bottom]; })")
+    assert len(boxes) == 9
+    board = page.locator("#board").bounding_box()
+    assert board
+    for i, (l1, t1, r1, b1) in enumerate(boxes):
+        inside = l1 >= board["x"] - 1 and r1 <= board["x"] + board["width"] + 1
+        assert inside, f"box {i} {boxes[i]} leaves the board {board}"
+        for l2, t2, r2, b2 in boxes[i + 1:]:
+            assert r1 <= l2 or r2 <= l1 or b1 <= t2 or b2 <= t1, "seats overlap"
+    shot(page, "gammel-jomfru-8")

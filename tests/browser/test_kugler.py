@@ -1,0 +1,146 @@
+"""Kugler og Jokere in the browser: a 4-seat table with three bots where the human plays
+by clicking a card, a marble and a destination on the SVG board — including a split 7
+in two steps (with the preview in between) and a joker jump.  The deal is chosen so the
+human's first hand holds a 7, a joker and a card that brings a marble out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .helpers import (
+    api,
+    event,
+    need_game,
+    shot,
+    state,
+    version,
+    wait_after,
+    wait_my_turn,
+    wait_ready,
+)
+
+pytestmark = pytest.mark.browser
+OUT_RANKS = "AJQK"
+
+
+def pick_deal() -> int:
+    from spillebord import games
+
+    game = games.load("kugler")
+    for deal in range(500):
+        hand = game.new(deal=deal, seats=4).view(0)["hand"]
+        if "JK" in hand and any(c[0] == "7" for c in hand) and \
+                sum(c[0] in OUT_RANKS for c in hand) >= 2:
+            return deal
+    raise AssertionError("no deal with a 7, a joker and two cards to come out")
+
+
+def target(page: Any, place: str) -> Any:
+    sel = f"#board .target[data-place='{place}'], #board .target[data-loc='{place}']"
+    return page.locator(sel).first
+
+
+def marble(page: Any, loc: str) -> Any:
+    return page.locator(f"#board .kg-marble.pickable[data-loc='{loc}']").first
+
+
+def play_on_board(page: Any, action: str) -> None:
+    """Card, then for each step a marble and its destination — as a player clicks."""
+    card, *steps = action.split(" ")
+    page.locator(f".kg-hand .card[data-code='{card}']").first.click()
+    for i, step in enumerate(steps):
+        src, dst = step.split("-")
+        marble(page, src).click()
+        target(page, dst).click()
+        if i < len(steps) - 1:
+            # The split 7's preview: the first marble drawn at its new place, dimmed.
+            page.wait_for_selector(f"#board .kg-marble.preview[data-loc='{dst}']")
+            assert page.locator(".kg-step").inner_text().strip() != ""
+            shot(page, "kugler-split-preview")
+
+
+def play_by_button(page: Any, action: str) -> None:
+    card = action.split(" ")[1] if action.startswith("discard ") else action.split(" ")[0]
+    page.locator(f".kg-hand .card[data-code='{card}']").first.click()
+    page.locator(f"#board [data-action='{action}']").click()
+
+
+def choose(legal: list[str], keep: set[str]) -> str:
+    def uses(a: str) -> str:
+        return a.split(" ")[1] if a.startswith("discard ") else a.split(" ")[0]
+
+    free = [a for a in legal if uses(a) not in keep and uses(a)[0] not in keep]
+    for group in ([a for a in free if " s" in a and not a.startswith("discard")],
+                  [a for a in free if not a.startswith("discard")],
+                  free, legal):
+        if group:
+            return group[0]
+    raise AssertionError("no legal action")
+
+
+def test_kugler_split_seven_and_joker(contexts: Any, server: str) -> None:
+    need_game("kugler")
+    games = api(server, "/api/games")
+    bot = next(g for g in games if g["key"] == "kugler")["bots"][0]
+    deal = pick_deal()
+    res = api(server, "/api/matches", {"game": "kugler", "deal": deal,
+                                       "seats": ["me"] + [{"bot": bot, "level": None}] * 3})
+    page = contexts(viewport={"width": 1200, "height": 1000}).new_page()
+    page.goto(server + res["play_url"])
+    wait_ready(page)
+    assert page.locator("#board svg .kg-field").count() == 4 * 18 + 4 * 5
+    assert page.locator("#board .kg-marble").count() == 20
+    done = {"split": False, "joker": False}
+    for _ in range(200):
+        wait_my_turn(page, timeout=60000)
+        st = state(page)
+        assert not st["outcome"], "the game ended before the split 7 and the joker"
+        legal = st["legal"]
+        split = [a for a in legal if a[0] == "7" and len(a.split(" ")) == 3]
+        joker = [a for a in legal if a.startswith("JK ")]
+        v = version(page)
+        if split and not done["split"]:
+            play_on_board(page, split[0])
+            done["split"] = True
+            action = split[0]
+        elif joker and not done["joker"]:
+            play_on_board(page, joker[0])
+            done["joker"] = True
+            action = joker[0]
+        else:
+            keep = set()
+            if not done["split"]:
+                keep.add("7")
+            if not done["joker"]:
+                keep.add("JK")
+            action = choose(legal, keep)
+            if action.startswith("discard") or len(action.split(" ")) > 2:
+                play_by_button(page, action)
+            else:
+                play_on_board(page, action)
+        wait_after(page, v, timeout=30000)
+        assert event(page, v + 1)["action"] == action
+        if done["split"] and done["joker"]:
+            break
+    assert done == {"split": True, "joker": True}, done
+    # The last moves are listed and drawn.
+    assert page.locator("#log li").count() >= 1
+    assert page.locator("#board .kg-last").count() >= 1
+    shot(page, "kugler")
+
+
+def test_kugler_six_and_eight_seat_boards(contexts: Any, server: str) -> None:
+    need_game("kugler")
+    page = contexts(viewport={"width": 900, "height": 900}).new_page()
+    bot = next(g for g in api(server, "/api/games") if g["key"] == "kugler")["bots"][0]
+    for n in (6, 8):
+        res = api(server, "/api/matches", {"game": "kugler",
+                                           "seats": [{"bot": bot, "level": None}] * n})
+        page.goto(f"{server}/play/{res['match_id']}")
+        wait_ready(page)
+        assert page.locator("#board svg .kg-field").count() == n * 18 + n * 5
+        assert page.locator("#board .kg-marble").count() == n * 5
+        assert page.locator("#role").inner_text().strip() != ""  # a spectator
+        shot(page, f"kugler-{n}")

@@ -1,0 +1,168 @@
+"""Test helpers: a real uvicorn server in a thread on a free loopback port with a
+temporary SQLite file, and a small WebSocket client for the protocol."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import uvicorn
+import websockets
+
+from spillebord.server.app import create_app
+from spillebord.server.settings import Settings
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LiveServer:
+    """uvicorn serving ``create_app(settings)`` in a background thread."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.port = free_port()
+        self.app = create_app(settings)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
+                                log_level="warning", lifespan="on", ws_ping_interval=None)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.exit: BaseException | None = None
+
+    def _run(self) -> None:
+        try:
+            self.server.run()
+        except SystemExit as exc:  # uvicorn exits when the app's start-up fails
+            self.exit = exc
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError(f"the test server did not start ({self.exit!r})")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+    @property
+    def hub(self) -> Any:
+        return self.app.state.hub
+
+
+def settings_for(db_path: str, **overrides: Any) -> Settings:
+    base: dict[str, Any] = {"db_url": f"sqlite:///{db_path}", "bot_delay": 0.0,
+                            "hint_seconds": 2.0, "verdict_seconds": 2.0,
+                            "winnable_seconds": 10.0, "rate_per_second": 1000.0,
+                            # workers start on first use (the serve test covers warm-up)
+                            "warm_workers": False}
+    base.update(overrides)
+    return Settings(**base)
+
+
+@dataclass
+class Client:
+    """One WebSocket connection speaking the protocol; remembers the newest state."""
+
+    conn: Any
+    state: dict[str, Any] | None = None
+    version: int = 0
+    seen: list[dict[str, Any]] = field(default_factory=list)
+    raw: list[str] = field(default_factory=list)
+
+    @classmethod
+    async def open(cls, base: str, match_id: str, token: str | None = None) -> Client:
+        url = f"{base}/ws/{match_id}" + (f"?token={token}" if token else "")
+        conn = await websockets.connect(url, max_size=2**22)
+        return cls(conn)
+
+    async def send(self, t: str, v: Any = None, **d: Any) -> None:
+        await self.conn.send(json.dumps({"t": t, "v": self.version if v is None else v,
+                                         "d": d}))
+
+    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        text = await asyncio.wait_for(self.conn.recv(), timeout)
+        self.raw.append(text)
+        msg: dict[str, Any] = json.loads(text)
+        self.seen.append(msg)
+        if msg["t"] == "state":
+            self.state = msg["d"]
+            self.version = msg["v"]
+        return msg
+
+    async def expect(self, t: str, timeout: float = 10.0) -> dict[str, Any]:
+        """The next message of type ``t``; state messages on the way are absorbed,
+        anything else is a test failure."""
+        while True:
+            msg = await self.recv(timeout)
+            if msg["t"] == t:
+                return msg
+            assert msg["t"] == "state", f"expected {t}, got {msg}"
+
+    async def until(self, pred: Any, timeout: float = 60.0) -> dict[str, Any]:
+        """Read until the newest state satisfies ``pred``."""
+        deadline = time.monotonic() + timeout
+        while self.state is None or not pred(self.state):
+            left = deadline - time.monotonic()
+            assert left > 0, f"timed out; last state {self.state}"
+            msg = await self.recv(left)
+            assert msg["t"] in ("state", "welcome"), msg
+        return self.state
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+
+async def create(base: str, **body: Any) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        r = await http.post("/api/matches", json=body)
+        assert r.status_code == 201, r.text
+        out: dict[str, Any] = r.json()
+        return out
+
+
+async def play_randomly(c: Client, rng: Any, max_actions: int = 150) -> dict[str, Any]:
+    """Play the client's seat with random legal actions until the game is over; after
+    ``max_actions`` of its own, resign when resigning is legal.  Any error fails."""
+    sent_at = -1
+    mine = 0
+    while True:
+        st = await c.until(lambda s, after=sent_at: s["outcome"] is not None
+                           or (bool(s["legal"]) and c.version > after))
+        if st["outcome"] is not None:
+            return st
+        legal = st["legal"]
+        calm = [a for a in legal if a != "resign"]
+        if mine >= max_actions and "resign" in legal:
+            action = "resign"
+        else:
+            action = rng.choice(calm or legal)
+        sent_at = c.version
+        await c.send("act", action=action)
+        mine += 1
+
+
+def table_seats(game: Any) -> list[Any]:
+    """'me' in seat 0 and random bots in the others, for the game's smallest table."""
+    n = game.seat_counts[0]
+    return ["me", *[{"bot": "random"} for _ in range(n - 1)]]

@@ -1,0 +1,57 @@
+"""Every registered bot of every game plays its seat over the wire (server-side, in the
+bot process), and bot options are checked when the match is created."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from tests.server.live import Client, LiveServer, create
+
+from spillebord import bots, games
+
+BOT_SEATS = [(k, name) for k in list(games.keys()) for name in bots.names(k)]
+
+
+@pytest.mark.parametrize(("key", "bot"), BOT_SEATS)
+async def test_each_bot_plays_its_seat(server: LiveServer, key: str, bot: str) -> None:
+    game = games.load(key)
+    others = [{"bot": "random"}] * (game.seat_counts[0] - 1)
+    made = await create(server.http, game=key, seats=[{"bot": bot}, *others])
+    watcher = await Client.open(server.ws, made["match_id"])
+    await watcher.expect("welcome")
+    await watcher.send("sync", v=0)
+
+    def bot_moves(s: dict) -> int:
+        return sum(1 for e in s["events"] if e["seat"] == 0)
+
+    # After the sync from 0 every event is listed in exactly one state message.
+    seen = 0
+    while seen < 3:
+        msg = await watcher.recv(timeout=60)
+        if msg["t"] != "state":
+            continue
+        if msg["d"]["outcome"] is not None:
+            break
+        seen += bot_moves(msg["d"])
+    assert seen >= 3 or watcher.state["outcome"] is not None
+    for msg in watcher.seen:
+        if msg["t"] == "state":
+            assert all(e.get("by") == "bot" for e in msg["d"]["events"])
+    await watcher.close()
+
+
+async def test_bot_options_are_checked(server: LiveServer) -> None:
+    key, bot = next(((k, b) for k, b in BOT_SEATS if b != "random"), (None, None))
+    if key is None:
+        pytest.skip("no game has a bot with options yet")
+    n = games.load(key).seat_counts[0]
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        r = await http.post("/api/matches", json={
+            "game": key, "seats": [{"bot": bot, "options": {"no_such_option": 1}}] * n})
+        assert r.status_code == 400, r.text
+        assert r.json()["detail"]["code"] == "bad_bot_options"
+        # Bots share one worker: no thinking for an hour, no billions of playouts.
+        for options in ({"seconds": 3600}, {"playouts": 10**9}):
+            r = await http.post("/api/matches", json={
+                "game": key, "seats": [{"bot": bot, "options": options}] * n})
+            assert r.status_code == 400 and r.json()["detail"]["code"] == "bad_bot_options"

@@ -1,0 +1,154 @@
+"""Refusals over the wire: every bad message gets an ``error`` with a code and a reason,
+and nothing changes (the version and the seat's view stay as they were)."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+import websockets
+from tests.server.live import Client, LiveServer, create
+
+from spillebord import games
+
+TABLE = next((k for k in list(games.keys()) if not games.load(k).is_solitaire), None)
+SOLO = next((k for k in list(games.keys()) if games.load(k).is_solitaire), None)
+
+
+async def two_humans(server: LiveServer) -> tuple[str, Client, Client]:
+    assert TABLE is not None
+    n = games.load(TABLE).seat_counts[0]
+    made = await create(server.http, game=TABLE, seats=["me", "human", *["human"] * (n - 2)])
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        claim = await http.post(f"/api/invites/{made['invites'][0]['code']}/claim")
+    assert claim.status_code == 200, claim.text
+    a = await Client.open(server.ws, made["match_id"], made["token"])
+    b = await Client.open(server.ws, made["match_id"], claim.json()["token"])
+    for c in (a, b):
+        await c.expect("welcome")
+        await c.expect("state")
+    return made["match_id"], a, b
+
+
+async def refused(c: Client, code: str) -> dict[str, object]:
+    before_v, before = c.version, c.state
+    msg = await c.recv()
+    assert msg["t"] == "error", msg
+    assert msg["d"]["code"] == code, msg
+    assert isinstance(msg["d"]["reason"], str) and msg["d"]["reason"]
+    assert msg["v"] == before_v and c.state == before
+    return msg
+
+
+@pytest.mark.skipif(TABLE is None, reason="no table game registered")
+async def test_wrong_seat_stale_illegal_and_spectator(server: LiveServer) -> None:
+    mid, a, b = await two_humans(server)
+    first = a.state["legal"][0]
+    assert a.state["to_move"] == 0 and b.state["legal"] == []
+    await b.send("act", action=first)          # seat 1 acting on seat 0's turn
+    await refused(b, "not_your_turn")
+    await a.send("act", action="no such action")
+    await refused(a, "illegal")
+    await a.send("act", v=a.version + 1, action=first)
+    await refused(a, "stale")
+    watcher = await Client.open(server.ws, mid)
+    await watcher.expect("welcome")
+    await watcher.expect("state")
+    await watcher.send("act", action=first)
+    await refused(watcher, "spectator")
+    assert watcher.state["legal"] == []
+    # The server still plays: the right seat's legal action is accepted by everyone.
+    await a.send("act", action=first)
+    await a.until(lambda s: a.version == 1)
+    await b.until(lambda s: b.version == 1)
+    await watcher.until(lambda s: watcher.version == 1)
+    assert b.state["events"] == [{"seq": 1, "kind": "act", "seat": 0, "action": first}]
+    await a.send("act", v=0, action=first)     # the version it saw before is now stale
+    await refused(a, "stale")
+    for c in (a, b, watcher):
+        await c.close()
+
+
+@pytest.mark.skipif(TABLE is None, reason="no table game registered")
+async def test_malformed_oversized_unknown(server: LiveServer) -> None:
+    _mid, a, b = await two_humans(server)
+    cases = [
+        ("not json", "malformed"),
+        ("[1, 2]", "malformed"),
+        ('{"v": 0}', "malformed"),
+        ('{"t": 5}', "malformed"),
+        ('{"t": "act", "v": "0", "d": {"action": "x"}}', "malformed"),
+        ('{"t": "act", "v": true, "d": {"action": "x"}}', "malformed"),
+        ('{"t": "act", "v": 0, "d": []}', "malformed"),
+        ('{"t": "act", "v": 0, "d": {"action": 7}}', "malformed"),
+        ('{"t": "act", "v": 0}', "malformed"),
+        ('{"t": "act", "v": -1, "d": {"action": "x"}}', "malformed"),
+        ('{"t": "teleport", "v": 0, "d": {}}', "unknown_type"),
+        ('{"t": "__init__", "v": 0, "d": {}}', "unknown_type"),
+        ('{"t": "sender", "v": 0, "d": {}}', "unknown_type"),
+        ('{"t": "hello", "v": 0, "d": {"token": "wrong"}}', "bad_token"),
+        ("[" * 3000 + "]" * 3000, "too_large"),
+        (json.dumps({"t": "act", "v": 0, "d": {"action": "x" * 5000}}), "too_large"),
+        (json.dumps({"t": "act", "v": 0, "d": {"action": "å" * 1500}}), "too_large"),
+        ("[" * 2000 + "]" * 2000, "malformed"),
+    ]
+    for text, code in cases:
+        await a.conn.send(text)
+        await refused(a, code)
+    await a.conn.send(b"\x00\x01binary")
+    await refused(a, "malformed")
+    await a.send("undo")
+    await refused(a, "not_solitaire")
+    await a.send("ping", nonce=7)
+    assert (await a.recv()) == {"t": "pong", "v": 0, "d": {"nonce": 7}}
+    # After all that the seat still plays normally.
+    await a.send("act", action=a.state["legal"][0])
+    await a.until(lambda s: a.version == 1)
+    await b.until(lambda s: b.version == 1)
+    await a.close()
+    await b.close()
+
+
+async def test_unknown_match_and_bad_token(server: LiveServer) -> None:
+    async with websockets.connect(f"{server.ws}/ws/nosuchmatch") as ws:
+        msg = json.loads(await ws.recv())
+        assert msg["t"] == "error" and msg["d"]["code"] == "not_found"
+        with pytest.raises(websockets.ConnectionClosed) as info:
+            await ws.recv()
+        assert info.value.rcvd is not None and info.value.rcvd.code == 4404
+    assert SOLO is not None
+    made = await create(server.http, game=SOLO)
+    c = await Client.open(server.ws, made["match_id"], "not-a-token")
+    await refused(c, "bad_token")
+    welcome = await c.expect("welcome")
+    assert welcome["d"]["role"] == "spectator"
+    await c.expect("state")
+    await c.send("hello", token=made["token"])
+    welcome = await c.expect("welcome")
+    assert welcome["d"] == {**welcome["d"], "seat": 0, "role": "player"}
+    st = await c.until(lambda s: s["seat"] == 0)
+    assert st["legal"]
+    await c.close()
+
+
+async def test_rate_limit(tmp_path: object) -> None:
+    from tests.server.live import settings_for
+
+    live = LiveServer(settings_for(f"{tmp_path}/r.db", rate_per_second=5)).start()
+    try:
+        assert SOLO is not None
+        made = await create(live.http, game=SOLO)
+        c = await Client.open(live.ws, made["match_id"], made["token"])
+        await c.expect("welcome")
+        await c.expect("state")
+        for i in range(20):
+            await c.send("ping", i=i)
+        codes = []
+        for _ in range(20):
+            msg = await c.recv()
+            codes.append(msg["t"] if msg["t"] == "pong" else msg["d"]["code"])
+        assert codes.count("pong") == 10 and codes.count("rate_limited") == 10
+        await c.close()
+    finally:
+        live.stop()

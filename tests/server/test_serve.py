@@ -1,0 +1,123 @@
+"""The real ``spillebord serve`` command (uvicorn on the app factory, settings from the
+environment), a SIGKILL in the middle of a game, and bots running in threads instead of
+the bot process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from tests.server.live import Client, LiveServer, create, free_port, settings_for
+
+from spillebord import games
+from spillebord.server.settings import Settings
+
+
+def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SPILLEBORD_DB", raising=False)
+    assert Settings.from_env().db_url == "sqlite:///spillebord.db"
+    monkeypatch.setenv("SPILLEBORD_DB", "sqlite:////tmp/x.db")
+    monkeypatch.setenv("SPILLEBORD_BOT_DELAY", "0.25")
+    monkeypatch.setenv("SPILLEBORD_WS_ECHO", "1")
+    s = Settings.from_env()
+    assert (s.db_url, s.bot_delay, s.ws_echo) == ("sqlite:////tmp/x.db", 0.25, True)
+
+
+def start_serve(port: int, db: Path) -> subprocess.Popen[bytes]:
+    exe = Path(sys.executable).with_name("spillebord")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "spillebord.cli.main"]
+    proc = subprocess.Popen([*cmd, "serve", "--port", str(port), "--db", f"sqlite:///{db}"],
+                            env={**os.environ, "SPILLEBORD_BOT_DELAY": "0"},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/games")
+            return proc
+        except httpx.TransportError:
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            assert time.monotonic() < deadline, "serve did not come up"
+            time.sleep(0.2)
+
+
+def test_serve_command(tmp_path: Path) -> None:
+    port = free_port()
+    db = tmp_path / "served.db"
+    proc = start_serve(port, db)
+    try:
+        r = httpx.get(f"http://127.0.0.1:{port}/api/games")
+        assert [g["key"] for g in r.json()] == games.keys()
+        made = httpx.post(f"http://127.0.0.1:{port}/api/matches",
+                          json={"game": games.keys()[0]})
+        assert made.status_code == 201
+        assert db.exists()  # the SQLite file from --db, migrated at start
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+async def test_sigkill_loses_nothing_acknowledged(tmp_path: Path) -> None:
+    """Kill the server process with SIGKILL right after acknowledgements; a new process
+    on the same file has every acknowledged action and the game goes on."""
+    key = games.keys()[0]
+    db = tmp_path / "killed.db"
+    port = free_port()
+    proc = start_serve(port, db)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        made = await create(base, game=key,
+                            seats=["me", *[{"bot": "random"}] * (games.load(key).seat_counts[0]
+                                                               - 1)], deal=99)
+        c = await Client.open(f"ws://127.0.0.1:{port}", made["match_id"], made["token"])
+        await c.expect("welcome")
+        for _ in range(5):
+            v0 = c.version
+            st = await c.until(lambda s, v0=v0: bool(s["legal"]) and c.version >= v0)
+            await c.send("act", action=next(a for a in st["legal"] if a != "resign"))
+            await c.until(lambda s, v0=v0: c.version > v0)
+        acked = c.version
+        proc.kill()
+        proc.wait(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    proc = start_serve(port, db)
+    try:
+        info = httpx.get(f"{base}/api/matches/{made['match_id']}").json()
+        assert info["status"] in ("running", "finished") and info["version"] >= acked
+        again = await Client.open(f"ws://127.0.0.1:{port}", made["match_id"], made["token"])
+        await again.expect("welcome")
+        await again.send("sync", v=0)
+        st = await again.until(lambda s: bool(s["events"]) and s["events"][0]["seq"] == 1)
+        mine = [e["action"] for e in st["events"] if e["seat"] == 0]
+        sent = [m["d"]["events"] for m in c.seen if m["t"] == "state"]
+        acked_mine = [e["action"] for batch in sent for e in batch if e["seat"] == 0]
+        assert mine[: len(acked_mine)] == acked_mine
+        await again.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+TABLE = [k for k in list(games.keys()) if not games.load(k).is_solitaire]
+
+
+@pytest.mark.skipif(not TABLE, reason="no table game registered")
+async def test_bots_in_threads(tmp_path: Path) -> None:
+    """SPILLEBORD_BOT_POOL=thread: the bots run in the server process's threads."""
+    live = LiveServer(settings_for(str(tmp_path / "p.db"), bot_pool="thread")).start()
+    try:
+        key = TABLE[0]
+        n = games.load(key).seat_counts[0]
+        made = await create(live.http, game=key, seats=[{"bot": "random"}] * n)
+        watcher = await Client.open(live.ws, made["match_id"])
+        st = await watcher.until(lambda s: s["outcome"] is not None, timeout=180)
+        assert st["status"] == "finished"
+        await watcher.close()
+    finally:
+        live.stop()
