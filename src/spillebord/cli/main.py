@@ -83,6 +83,7 @@ def load_state(game: Game, position: str | None, deal: int | None, seats: int | 
     return game.new(deal=deal, seats=seats, **flags)
 
 
+BOTS_HELP = "bots, comma-separated: NAME or NAME:OPTION=VALUE:..."
 GameArg = Annotated[str, typer.Argument(help="game key: " + ", ".join(games.keys()))]
 PositionOpt = Annotated[
     str | None, typer.Option("--position", "-p", help="position file, or - for stdin")
@@ -149,7 +150,7 @@ def solve(game: GameArg, position: PositionOpt = None, deal: DealOpt = None,
 def simulate(game: GameArg,
              n_games: Annotated[int, typer.Option("--games", "-n", help="games to play")] = 100,
              seats: SeatsOpt = None,
-             bots: Annotated[str, typer.Option(help="bot names, comma-separated")] = "random",
+             bots: Annotated[str, typer.Option(help=BOTS_HELP)] = "random",
              seed: Annotated[int, typer.Option(help="first deal number")] = 1,
              as_json: Annotated[bool, typer.Option("--json", help="JSON output")] = False,
              flag: FlagOpt = None) -> None:

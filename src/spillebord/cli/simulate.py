@@ -1,7 +1,10 @@
 """``spillebord simulate``: bot games with a Rich progress bar and a result table.
 
-Bots are given to seats cyclically (seat s plays bots[(s + g) mod len(bots)] in game g),
+Bots are named NAME or NAME:OPTION=VALUE:... (e.g. ``ismcts:iterations=30``), comma
+separated, and given to seats cyclically (seat s plays bots[(s + g) mod len(bots)] in game g),
 so with two names at an even table partners share a bot and the seating rotates.
+"games won" counts the games in which any seat of the bot won — for team games, with one
+bot per team, that is the team's win rate with its 95% Wilson interval.
 """
 
 from __future__ import annotations
@@ -42,9 +45,40 @@ def play_game(state: State, seat_bots: list[bots_layer.Bot], rng: random.Random,
     raise RuntimeError("game did not end")
 
 
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``ismcts:iterations=30:seconds=0.5`` → ("ismcts", {"iterations": 30, "seconds": 0.5})."""
+    name, *parts = spec.strip().split(":")
+    options: dict[str, Any] = {}
+    for part in parts:
+        key, sep, raw = part.partition("=")
+        if not sep or not key:
+            raise ValueError(f"bot option {part!r} is not NAME=VALUE")
+        value: Any
+        if raw.lower() in ("true", "false"):
+            value = raw.lower() == "true"
+        else:
+            try:
+                value = int(raw)
+            except ValueError:
+                try:
+                    value = float(raw)
+                except ValueError:
+                    value = raw
+        options[key] = value
+    if not name:
+        raise ValueError("a bot needs a name")
+    return name, options
+
+
 def run_simulation(game: Game, n_games: int, seats: int, bot_names: list[str], seed: int,
                    as_json: bool, flags: dict[str, bool]) -> dict[str, Any]:
-    loaded = {name: bots_layer.load(game.key, name) for name in bot_names}
+    loaded: dict[str, bots_layer.Bot] = {}
+    for spec in bot_names:
+        name, options = parse_bot_spec(spec)
+        try:
+            loaded[spec] = bots_layer.load(game.key, name, **options)
+        except TypeError as exc:
+            raise ValueError(f"bot {name}: {exc}") from exc
     stats: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     console = Console(stderr=True)
     rng = random.Random(seed)
@@ -59,6 +93,10 @@ def run_simulation(game: Game, n_games: int, seats: int, bot_names: list[str], s
             out = final.outcome
             assert out is not None
             rank_of = {s: i + 1 for i, group in enumerate(out.ranking) for s in group}
+            for name in set(names):
+                mine = {s for s, n in enumerate(names) if n == name}
+                stats[name]["games"] += 1
+                stats[name]["games_won"] += bool(mine & set(out.winners))
             for s, name in enumerate(names):
                 st = stats[name]
                 st["seat_games"] += 1
@@ -71,6 +109,10 @@ def run_simulation(game: Game, n_games: int, seats: int, bot_names: list[str], s
         "game": game.key, "games": n_games, "seats": seats, "bots": bot_names,
         "results": {
             name: {
+                "games": int(st["games"]),
+                "games_won": int(st["games_won"]),
+                "game_win_rate": st["games_won"] / st["games"],
+                "game_win_ci95": wilson(int(st["games_won"]), int(st["games"])),
                 "seat_games": int(st["seat_games"]),
                 "win_rate": st["wins"] / st["seat_games"],
                 "win_ci95": wilson(int(st["wins"]), int(st["seat_games"])),
@@ -86,12 +128,15 @@ def run_simulation(game: Game, n_games: int, seats: int, bot_names: list[str], s
         print(json.dumps(result))
     else:
         table = Table(title=f"{game.name_da} — {n_games} games, {seats} seats")
-        for col in ("bot", "seat-games", "win rate (95% CI)", "loss rate (95% CI)",
-                    "mean rank"):
+        for col in ("bot", "games won (95% CI)", "seat-games", "seat win rate (95% CI)",
+                    "loss rate (95% CI)", "mean rank"):
             table.add_column(col)
         for name, r in result["results"].items():
             table.add_row(
-                name, str(r["seat_games"]),
+                name,
+                f"{r['games_won']}/{r['games']} = {r['game_win_rate']:.3f} "
+                f"({r['game_win_ci95'][0]:.3f}–{r['game_win_ci95'][1]:.3f})",
+                str(r["seat_games"]),
                 f"{r['win_rate']:.3f} ({r['win_ci95'][0]:.3f}–{r['win_ci95'][1]:.3f})",
                 f"{r['loss_rate']:.3f} ({r['loss_ci95'][0]:.3f}–{r['loss_ci95'][1]:.3f})",
                 f"{r['mean_rank']:.2f}",

@@ -15,6 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from spillebord.server import api, pages
 from spillebord.server.errors import Refusal
 from spillebord.server.hub import Hub
+from spillebord.server.security import SecurityHeaders
 from spillebord.server.settings import Settings
 from spillebord.server.ws import serve_echo, serve_socket
 
@@ -34,6 +35,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Spillebord", lifespan=lifespan,
                   description="Four Danish card games. WebSocket protocol: docs/protocol.md")
     app.state.hub = hub
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(Refusal)
     async def refusal(_request: Request, exc: Refusal) -> JSONResponse:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from spillebord.server.sessions import Session
 
 log = logging.getLogger(__name__)
+LEASE_RETRY = 2.0  # seconds between attempts to take over another worker's bots
 BOT_TIMEOUT = 60.0  # seconds; bot options are capped at 5 s of thinking (lobby.py)
 
 
@@ -63,7 +64,7 @@ class BotDriver:
             options = row.level if isinstance(row.level, dict) else {}
             return (row.bot, options), None
         timeout = s.row.takeover_seconds
-        if timeout is None or s.connected.get(seat, 0) > 0:
+        if timeout is None or self.hub.present(s, seat):
             return None, None
         left = s.away_since[seat] + timeout - time.monotonic()
         if left > 0:
@@ -75,6 +76,10 @@ class BotDriver:
         delay = self.hub.settings.bot_delay
         while s.running:
             self.wake.clear()
+            if not await self.hub.scale.may_drive(s.id):  # another worker plays them
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), timeout=LEASE_RETRY)
+                continue
             seat = s.state.to_move
             who, wait = self.controller(seat)
             if who is None or seat is None:
@@ -96,6 +101,7 @@ class BotDriver:
                     log.warning("bot %s in %s refused: %s", who[0], s.id, exc.reason)
             # Give sockets a turn between bot actions even with no delay.
             await asyncio.sleep(0)
+        await self.hub.scale.done_driving(s.id)
 
     async def _choose(self, seat: int, name: str, options: dict[str, Any]) -> str | None:
         s = self.session

@@ -13,9 +13,9 @@ from typing import Any
 from spillebord import games
 from spillebord.server import compute
 from spillebord.server.bots_runner import BotDriver
-from spillebord.server.bus import LocalBus, LocalSerializer
 from spillebord.server.compute import Compute
 from spillebord.server.errors import Refusal
+from spillebord.server.scale import wiring
 from spillebord.server.sessions import Session, token_hash
 from spillebord.server.settings import Settings
 from spillebord.server.storage import migrate
@@ -35,8 +35,11 @@ class Hub:
         self.settings = settings
         self.engine = make_engine(settings.db_url)
         self.repo = Repository(self.engine)
-        self.bus = LocalBus()
-        self.serializer = LocalSerializer()
+        # One worker: in-process bus and locks.  SPILLEBORD_REDIS (with PostgreSQL):
+        # Redis pub/sub and PostgreSQL advisory locks across workers (scale/).
+        self.scale = wiring.install(self)
+        self.bus = self.scale.bus
+        self.serializer = self.scale.serializer
         self.compute = Compute(settings.solver_pool, settings.bot_pool)
         self.sessions: dict[str, Session] = {}
         self.drivers: dict[str, BotDriver] = {}
@@ -53,7 +56,9 @@ class Hub:
     # -- lifecycle ----------------------------------------------------------------
     async def start(self) -> None:
         self._owner = SqliteOwner(self.engine)
-        await asyncio.to_thread(migrate.upgrade, self.engine)
+        await asyncio.to_thread(wiring.migrate_once if self.scale.shared else migrate.upgrade,
+                                self.engine)
+        await self.scale.start()
         self._writer = GroupWriter(self.engine)
         self._checkpointer = Checkpointer(self.engine)
         rows = await asyncio.to_thread(self.repo.load_running)
@@ -88,6 +93,7 @@ class Hub:
         for driver in list(self.drivers.values()):
             await driver.stop()
         self.drivers.clear()
+        await self.scale.stop()
         if self._writer is not None:
             await asyncio.to_thread(self._writer.close)
             await asyncio.to_thread(self._checkpointer.close)
@@ -109,6 +115,8 @@ class Hub:
     async def get(self, match_id: str) -> Session:
         session = self.sessions.get(match_id)
         if session is not None:
+            if self.scale.shared:  # another worker may have moved the game on
+                await wiring.refresh(self, session)
             return session
         if len(match_id) > 32:
             raise Refusal("not_found", "there is no such match", 404)
@@ -132,6 +140,17 @@ class Hub:
         except Exception:
             log.exception("could not load match %s (%s)", row.id, row.game)
             raise Refusal("internal", "this match cannot be loaded", 500) from None
+
+    def present(self, session: Session, seat: int) -> bool:
+        """Whether the seat has a socket on this worker or (shared mode) another."""
+        return session.connected.get(seat, 0) > 0 or (
+            self.scale.shared and self.bus.present_elsewhere(session.id, seat))
+
+    def seat_sockets(self, session: Session, seat: int) -> None:
+        """A socket of the seat came or went on this worker (shared mode: tell the
+        others, for takeover decisions)."""
+        if self.scale.shared:
+            self.bus.set_presence(session.id, seat, session.connected.get(seat, 0))
 
     def bot_playing(self, session: Session, seat: int) -> bool:
         driver = self.drivers.get(session.id)

@@ -131,6 +131,7 @@ class Session:
     def attach(self, seat: int | None) -> None:
         if seat is not None:
             self.connected[seat] = self.connected.get(seat, 0) + 1
+            self.hub.seat_sockets(self, seat)
             self._changed()
 
     def detach(self, seat: int | None) -> None:
@@ -138,6 +139,7 @@ class Session:
             self.connected[seat] = max(0, self.connected.get(seat, 0) - 1)
             if self.connected[seat] == 0:
                 self.away_since[seat] = time.monotonic()
+            self.hub.seat_sockets(self, seat)
             self._changed()
 
     def _changed(self) -> None:
@@ -275,7 +277,7 @@ class Session:
                  "level": s.level.get("level") if isinstance(s.level, dict) else None,
                  "options": s.level if isinstance(s.level, dict) else {},
                  "claimed": s.kind == "bot" or s.token_hash is not None,
-                 "connected": self.connected.get(s.seat, 0) > 0,
+                 "connected": self.hub.present(self, s.seat),
                  "bot_playing": self.hub.bot_playing(self, s.seat)}
                 for s in self.seats
             ],

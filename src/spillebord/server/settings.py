@@ -29,6 +29,7 @@ class Settings:
     warm_workers: bool = True      # start the bot and solver processes at start-up
     ws_echo: bool = False           # /ws-echo for the load benchmark only
     min_takeover: int = 5           # smallest takeover_seconds a room may set
+    redis_url: str | None = None    # several workers: Redis pub/sub (docs/deploy.md)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -42,6 +43,7 @@ class Settings:
             bot_pool=os.environ.get("SPILLEBORD_BOT_POOL") or cls.bot_pool,
             rate_per_second=_float("SPILLEBORD_RATE", cls.rate_per_second),
             ws_echo=_flag("SPILLEBORD_WS_ECHO"),
+            redis_url=os.environ.get("SPILLEBORD_REDIS") or None,
             warm_workers=os.environ.get("SPILLEBORD_WARM", "1").lower()
             not in ("0", "false", "no", "off"),
         )

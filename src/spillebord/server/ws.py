@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from spillebord.server import compute
 from spillebord.server.errors import Refusal
+from spillebord.server.scale import wiring
 
 if TYPE_CHECKING:
     from spillebord.server.hub import Hub
@@ -177,7 +178,10 @@ class Connection:
         return value
 
     async def on_hello(self, _v: Any, d: dict[str, Any]) -> None:
-        if self.take_seat(self._text(d, "token")):
+        token = self._text(d, "token")
+        if self.hub.scale.shared and self.session.seat_for_token(token) is None:
+            await wiring.refresh(self.hub, self.session)  # claimed on another worker?
+        if self.take_seat(token):
             self.welcome()
 
     async def on_ping(self, _v: Any, d: dict[str, Any]) -> None:

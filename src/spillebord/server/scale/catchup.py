@@ -1,0 +1,78 @@
+"""Catching a session up with the database: in a multi-worker deployment another worker
+may have advanced a game since this worker last looked, so before it checks and applies
+an action (under the cross-worker lock), and whenever the bus announces a newer version,
+a worker reads the events it has not applied (``actions WHERE seq > version``) and the
+match's status, and applies them exactly as a restart would replay them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+
+from spillebord.server.storage.models import actions, matches, seats
+from spillebord.server.storage.repo import EventRow, SeatRow, _aware, now
+
+if TYPE_CHECKING:
+    from spillebord.server.sessions import Session
+
+
+def read_since(engine: Engine, match_id: str, seq: int
+               ) -> tuple[list[EventRow], dict[str, Any] | None]:
+    """The events after ``seq`` in order, and the match row's status columns."""
+    with engine.connect() as conn:
+        rows = conn.execute(select(actions).where(actions.c.match_id == match_id,
+                                                  actions.c.seq > seq)
+                            .order_by(actions.c.seq)).all()
+        status = None
+        if rows:
+            m = conn.execute(select(matches.c.status, matches.c.outcome, matches.c.finished)
+                             .where(matches.c.id == match_id)).first()
+            status = None if m is None else {"status": m.status, "outcome": m.outcome,
+                                              "finished": _aware(m.finished)}
+    events = [EventRow(a.seq, a.kind, a.text, a.seat, bool(a.by_bot), _aware(a.time) or now())
+              for a in rows]
+    return events, status
+
+
+# The same read as ``read_since`` in one statement, for ``PgSerializer`` to run on its
+# lock connection in the round trip that takes the lock (psycopg parameters).
+SINCE_SQL = ("SELECT a.seq, a.kind, a.text, a.seat, a.by_bot, a.time, m.status, m.outcome, "
+             "m.finished FROM actions a JOIN matches m ON m.id = a.match_id "
+             "WHERE a.match_id = %s AND a.seq > %s ORDER BY a.seq")
+
+
+def rows_to_events(rows: list[tuple[Any, ...]]
+                   ) -> tuple[list[EventRow], dict[str, Any] | None]:
+    events = [EventRow(int(r[0]), str(r[1]), str(r[2]), r[3], bool(r[4]), _aware(r[5]) or now())
+              for r in rows]
+    status = None
+    if rows:
+        last = rows[-1]
+        status = {"status": last[6], "outcome": last[7], "finished": _aware(last[8])}
+    return events, status
+
+
+def read_seats(engine: Engine, match_id: str) -> list[SeatRow]:
+    with engine.connect() as conn:
+        return [SeatRow(s.seat, s.kind, s.bot, s.level, s.token_hash, s.player_id)
+                for s in conn.execute(select(seats).where(seats.c.match_id == match_id)
+                                      .order_by(seats.c.seat))]
+
+
+def apply_missing(session: Session, events: list[EventRow],
+                  status: dict[str, Any] | None) -> int:
+    """Apply the events that follow the session's version; returns how many."""
+    n = 0
+    for e in events:
+        if e.seq != session.version + 1:
+            continue  # already applied (a concurrent catch-up got there first)
+        session._apply_event(e)
+        n += 1
+    if n and status is not None and status["status"] != session.row.status \
+            and session.state.outcome is not None:
+        session.row.status = status["status"]
+        session.row.outcome = status["outcome"]
+        session.row.finished = status["finished"] or now()
+    return n

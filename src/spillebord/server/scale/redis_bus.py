@@ -1,0 +1,303 @@
+"""``RedisBus``: the ``EventBus`` seam across worker processes, over Redis pub/sub.
+
+Every worker publishes ``"E <worker> <match> <version>"`` on one channel after each
+committed event and listens to the same channel (``"S <worker> <json>"`` messages carry
+which seats have sockets on which worker: presence.py).  Its own sockets are told at once
+(no round trip); the other workers hear it through Redis, first bring their copy of the
+match up to that version from the database (``catch_up``), then tell their sockets.
+Redis delivers the messages of one channel in the order it received them, and a match's
+versions are published in order under the match's lock, so every socket sees every
+event in order (a state message lists every event since the previous one it got).
+
+When Redis is unreachable the worker keeps serving its own sockets, logs it, counts it
+(``stats``), and retries with back-off: unsent announcements are kept (only the newest
+version per match matters) and sent on reconnect, and after a reconnect the worker
+catches up every match its sockets watch from the database, since it may have missed
+announcements meanwhile.  Nothing is dropped: the database is the truth, Redis only says
+"look again".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from spillebord.server.bus import Listener
+from spillebord.server.scale.presence import INTERVAL, PresenceTable
+
+log = logging.getLogger(__name__)
+CatchUp = Callable[[str, int], Awaitable[int]]  # (match, version seen) -> local version
+CHANNEL = "spillebord:events"
+MAX_BACKOFF = 2.0
+
+
+@dataclass
+class BusStats:
+    published: int = 0
+    received: int = 0
+    publish_failures: int = 0
+    disconnects: int = 0
+    reconnects: int = 0
+    connected: bool = False
+
+
+class RedisBus:
+    def __init__(self, url: str, channel: str = CHANNEL, worker: str | None = None) -> None:
+        self.url = url
+        self.channel = channel
+        self.worker = worker or f"{os.getpid()}-{secrets.token_hex(4)}"
+        self.stats = BusStats()
+        self._listeners: dict[str, set[Listener]] = defaultdict(set)
+        self._catch_up: CatchUp | None = None
+        self._holds: Callable[[str], bool] | None = None
+        self._told: dict[str, int] = {}         # match -> newest version told locally
+        self._pending: dict[str, int] = {}      # match -> newest version not yet sent
+        self._wake = asyncio.Event()
+        self._known: dict[str, int] = {}        # match -> newest version announced
+        self._busy: dict[str, asyncio.Task[None]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._subscribed = asyncio.Event()
+        self._client: aioredis.Redis | None = None
+        self.presence = PresenceTable()
+        self._presence_dirty = True
+        self.on_presence: Callable[[str], None] | None = None  # a match's presence changed
+
+    # -- lifecycle ----------------------------------------------------------------------
+    def set_catch_up(self, fn: CatchUp, holds: Callable[[str], bool] | None = None) -> None:
+        """``fn(match, version)`` brings the local copy of ``match`` up to at least
+        ``version`` (from the database) and returns the local version; ``holds(match)``
+        says whether this worker keeps that match in memory (default: it has listeners).
+        """
+        self._catch_up = fn
+        self._holds = holds
+
+    async def start(self, timeout: float = 10.0) -> None:
+        self._client = aioredis.Redis.from_url(self.url, socket_connect_timeout=2,
+                                               socket_timeout=5, health_check_interval=10)
+        self._tasks = [asyncio.create_task(self._receive_loop(), name="redis-bus-receive"),
+                       asyncio.create_task(self._send_loop(), name="redis-bus-send"),
+                       asyncio.create_task(self._presence_loop(), name="redis-bus-presence")]
+        # Start serving even if Redis is down (it is reported and retried), but wait a
+        # little for the subscription so the first events are not missed.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._subscribed.wait(), timeout)
+
+    async def stop(self) -> None:
+        for task in self._tasks + list(self._busy.values()):
+            task.cancel()
+        for task in self._tasks + list(self._busy.values()):
+            with contextlib.suppress(BaseException):
+                await task
+        self._tasks = []
+        if self._client is not None:
+            with contextlib.suppress(Exception):
+                await self._client.aclose()
+
+    # -- the EventBus seam ----------------------------------------------------------------
+    def subscribe(self, match_id: str, listener: Listener) -> Callable[[], None]:
+        self._listeners[match_id].add(listener)
+
+        def unsubscribe() -> None:
+            group = self._listeners.get(match_id)
+            if group is not None:
+                group.discard(listener)
+                if not group:
+                    del self._listeners[match_id]
+                    self._forget_if_idle(match_id)
+
+        return unsubscribe
+
+    def count(self, match_id: str) -> int:
+        return len(self._listeners.get(match_id, ()))
+
+    async def publish(self, match_id: str, version: int) -> None:
+        """Tell this worker's listeners now and queue the announcement for the others
+        (never blocks on Redis, never raises: the event is already committed)."""
+        self._notify(match_id, version)
+        self._pending[match_id] = max(version, self._pending.get(match_id, 0))
+        self._wake.set()
+
+    # -- presence (takeover across workers) -------------------------------------------
+    def set_presence(self, match_id: str, seat: int, count: int) -> None:
+        """This worker now has ``count`` sockets on ``seat`` of the match."""
+        self.presence.set_local(match_id, seat, count)
+        self._presence_dirty = True
+        self._wake.set()
+
+    def present_elsewhere(self, match_id: str, seat: int) -> bool:
+        return self.presence.elsewhere(match_id, seat)
+
+    async def _presence_loop(self) -> None:
+        while True:
+            await asyncio.sleep(INTERVAL)
+            self._presence_dirty = True
+            self._wake.set()
+            for match_id in self.presence.expire():
+                self._presence_changed(match_id)
+
+    def _presence_changed(self, match_id: str) -> None:
+        if self.on_presence is not None:
+            try:
+                self.on_presence(match_id)
+            except Exception:
+                log.exception("presence hook failed for match %s", match_id)
+
+    def tell_local(self, match_id: str, version: int) -> None:
+        """Tell this worker's listeners only (the hub found newer events itself)."""
+        self._notify(match_id, version)
+
+    def _notify(self, match_id: str, version: int) -> None:
+        if match_id in self._listeners:
+            self._told[match_id] = max(version, self._told.get(match_id, 0))
+        for listener in list(self._listeners.get(match_id, ())):
+            try:
+                listener(version)
+            except Exception:
+                log.exception("event listener failed for match %s", match_id)
+
+    # -- sending ----------------------------------------------------------------------------
+    async def _send_loop(self) -> None:
+        backoff = 0.05
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._pending or self._presence_dirty:
+                batch, self._pending = self._pending, {}
+                presence, self._presence_dirty = self._presence_dirty, False
+                try:
+                    assert self._client is not None
+                    async with self._client.pipeline(transaction=False) as pipe:
+                        for match_id, version in batch.items():
+                            pipe.publish(self.channel,
+                                         f"E {self.worker} {match_id} {version}")
+                        if presence:
+                            pipe.publish(self.channel,
+                                         f"S {self.worker} {self.presence.snapshot()}")
+                        await pipe.execute()
+                    self.stats.published += len(batch)
+                    backoff = 0.05
+                except (RedisError, OSError) as exc:
+                    self.stats.publish_failures += 1
+                    log.warning("redis publish failed (%s); %d announcements kept, retrying",
+                                exc, len(batch))
+                    for match_id, version in batch.items():  # keep the newest of each
+                        self._pending[match_id] = max(version,
+                                                      self._pending.get(match_id, 0))
+                    self._presence_dirty = self._presence_dirty or presence
+                    await asyncio.sleep(backoff)
+                    backoff = min(MAX_BACKOFF, backoff * 2)
+
+    # -- receiving ------------------------------------------------------------------------
+    async def _receive_loop(self) -> None:
+        backoff = 0.05
+        first = True
+        while True:
+            assert self._client is not None
+            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.channel)
+                self.stats.connected = True
+                self._subscribed.set()
+                if not first:
+                    self.stats.reconnects += 1
+                    log.warning("redis bus reconnected; catching up watched matches")
+                    self._resync_all()
+                first = False
+                backoff = 0.05
+                while True:
+                    message = await pubsub.get_message(timeout=30.0)
+                    if message is not None:
+                        self._on_message(message)
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as exc:
+                if self.stats.connected:
+                    self.stats.disconnects += 1
+                    log.warning("redis bus disconnected (%s); retrying", exc)
+                self.stats.connected = False
+                await asyncio.sleep(backoff)
+                backoff = min(MAX_BACKOFF, backoff * 2)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        data = message.get("data")
+        if isinstance(data, bytes):
+            data = data.decode("utf-8", "replace")
+        text = str(data)
+        if text.startswith("S "):
+            _s, worker, payload = [*text.split(" ", 2), "", ""][:3]
+            if worker != self.worker:
+                for match_id in self.presence.receive(worker, payload):
+                    self._presence_changed(match_id)
+            return
+        parts = text.split(" ")
+        if len(parts) != 4 or parts[0] != "E" or not parts[3].isdigit():
+            log.warning("ignoring a malformed bus message %r", text[:80])
+            return
+        worker, match_id, version = parts[1], parts[2], int(parts[3])
+        self.stats.received += 1
+        if worker == self.worker or not self._holding(match_id):
+            return  # our own (listeners told when publishing), or a match we do not hold
+        self._known[match_id] = max(version, self._known.get(match_id, 0))
+        self._schedule(match_id)
+
+    def _holding(self, match_id: str) -> bool:
+        if match_id in self._listeners:
+            return True
+        return self._holds is not None and self._holds(match_id)
+
+    def _forget_if_idle(self, match_id: str) -> None:
+        if match_id not in self._busy and not self._holding(match_id):
+            self._known.pop(match_id, None)
+            self._told.pop(match_id, None)
+
+    def _resync_all(self) -> None:
+        # catch_up reads everything the database has beyond the local version, so one
+        # pass per watched match finds whatever was announced while we were away.
+        for match_id in list(self._listeners):
+            self._schedule(match_id)
+
+    def _schedule(self, match_id: str) -> None:
+        """One catch-up task per match at a time; announcements that arrive meanwhile
+        are picked up by its loop, so versions are delivered in order."""
+        if match_id not in self._busy:
+            self._busy[match_id] = asyncio.create_task(self._deliver(match_id))
+
+    async def _deliver(self, match_id: str) -> None:
+        """Catch up until the local copy has every announced version, telling the
+        listeners each time it advanced.  A database that is briefly unreachable is
+        retried a bounded number of times; the next announcement retries again."""
+        try:
+            for attempt in range(40):
+                wanted = self._known.get(match_id, 0)
+                try:
+                    local = (wanted if self._catch_up is None
+                             else await self._catch_up(match_id, wanted))
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.warning("catching up match %s failed (attempt %d)", match_id,
+                                attempt + 1, exc_info=True)
+                    await asyncio.sleep(min(MAX_BACKOFF, 0.05 * 2 ** attempt))
+                    continue
+                if local > self._told.get(match_id, -1):
+                    self._notify(match_id, local)
+                if self._known.get(match_id, 0) <= local:
+                    return
+                await asyncio.sleep(0.02)
+            log.error("match %s: could not catch up to version %d", match_id,
+                      self._known.get(match_id, 0))
+        finally:
+            self._busy.pop(match_id, None)

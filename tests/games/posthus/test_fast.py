@@ -1,0 +1,130 @@
+"""The fast make/unmake engine against the game package: its moves are GAME's moves on
+random playouts, an exhausted exact search has expanded exactly the grids a plain
+breadth-first search through GAME reaches, its winning lines replay to a win, and it
+visits the same grids in the same order as the reference engine of search.py."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from spillebord.games.posthus import GAME, PosthusState
+from spillebord.solvers.posthus.fast import WINS, Dfs, grid_key, node_moves
+from spillebord.solvers.posthus.search import (
+    EXACT,
+    FORCED,
+    KEEP_RUNS,
+    LOOSE,
+    Search,
+    encode,
+    move_text,
+    moves,
+    run_lengths,
+)
+
+from .positions import P4, pos
+from .test_solver import WON, replay_wins, scrambled
+
+
+def engine_moves(state: PosthusState, prune: int) -> set[tuple[int, int, int, bool]]:
+    grid = bytearray(encode(state.grid))
+    where = [0] * 29
+    for i, v in enumerate(grid):
+        if v:
+            where[v] = i
+    gaps = [i for i, v in enumerate(grid) if not v]
+    return set(node_moves(grid, where, gaps, run_lengths(grid), state.open_gaps, prune))
+
+
+@pytest.mark.parametrize("open_gaps", [False, True])
+def test_node_moves_are_the_games_moves(open_gaps: bool) -> None:
+    rng = random.Random(7)
+    for deal in range(1, 11):
+        state: PosthusState = GAME.new(deal=deal, open_gaps=open_gaps)
+        for _ in range(60):
+            mine = engine_moves(state, EXACT)
+            assert {move_text(c, t) for c, _, t, _ in mine} == set(state.card_moves)
+            grid = bytes(encode(state.grid))
+            for prune in (EXACT, LOOSE, KEEP_RUNS, FORCED):
+                reference = set(moves(grid, run_lengths(grid), open_gaps, prune))
+                assert engine_moves(state, prune) == reference
+            if not state.card_moves:
+                break
+            nxt = state.apply(rng.choice(state.card_moves))
+            assert isinstance(nxt, PosthusState)
+            state = nxt
+
+
+def test_the_win_keys_are_the_won_grids() -> None:
+    assert grid_key(encode(pos(WON).grid)) in WINS
+    assert grid_key(encode(pos(P4).grid)) not in WINS
+    assert len(WINS) == 24
+
+
+def reachable(state: PosthusState, cap: int) -> int | None:
+    """How many grids this round reaches (breadth-first through GAME), None past cap."""
+    seen = {state.grid}
+    frontier = [state]
+    while frontier:
+        nxt: list[PosthusState] = []
+        for s in frontier:
+            for action in s.card_moves:
+                child = s.apply(action)
+                assert isinstance(child, PosthusState)
+                if child.grid not in seen:
+                    seen.add(child.grid)
+                    nxt.append(child)
+        if len(seen) > cap:
+            return None
+        frontier = nxt
+    return len(seen)
+
+
+def test_an_exhausted_exact_search_expands_every_reachable_grid() -> None:
+    rng = random.Random(12)
+    checked = 0
+    while checked < 25:
+        state = scrambled(rng, rng.randint(1, 4))
+        if state.outcome is not None or state.is_won:
+            continue
+        count = reachable(state, 5_000)
+        if count is None:
+            continue
+        search = Dfs(bytes(encode(state.grid)), False, EXACT, time.perf_counter() + 30)
+        status = search.run()
+        if status == "exhausted":
+            assert search.nodes == count
+        else:
+            assert status == "win" and replay_wins(state, tuple(search.line))
+        checked += 1
+
+
+@pytest.mark.parametrize("prune", [EXACT, LOOSE, KEEP_RUNS, FORCED])
+def test_same_search_as_the_reference_engine(prune: int) -> None:
+    for deal in (3, 5, 15, 40, 340):
+        state = GAME.new(deal=deal)
+        start = bytes(encode(state.grid))
+        fast = Dfs(start, False, prune, time.perf_counter() + 30, 3_000)
+        slow = Search(start, False, prune, time.perf_counter() + 30, 3_000)
+        assert fast.run() == slow.run()
+        assert (fast.nodes, fast.line, fast.best_run_cards) == (
+            slow.nodes, slow.line, slow.best_run_cards)
+        if fast.line:
+            assert replay_wins(state, tuple(fast.line))
+
+
+def test_jittered_lines_replay() -> None:
+    for deal in range(1, 9):
+        state = GAME.new(deal=deal)
+        search = Dfs(bytes(encode(state.grid)), False, LOOSE, time.perf_counter() + 5,
+                     20_000, random.Random(deal))
+        if search.run() == "win":
+            assert replay_wins(state, tuple(search.line))
+        after = state
+        for text in search.best_line:
+            nxt = after.apply(text)
+            assert isinstance(nxt, PosthusState)
+            after = nxt
+        assert sum(after.runs) == search.best_run_cards

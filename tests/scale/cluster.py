@@ -1,0 +1,103 @@
+"""Helpers for the multi-worker tests: a cluster of real uvicorn worker processes on one
+PostgreSQL database and one Redis, and small protocol helpers on top of
+tests/server/live.py's client."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+from tests.server.live import Client
+from tests.services import Postgres, Redis, Workers, worker_env
+
+APP = "spillebord.server.app:create_app"
+
+
+@contextmanager
+def cluster(postgres: Postgres, redis: Redis, db_url: str, n: int = 2,
+            **env: str) -> Iterator[Workers]:
+    workers = Workers.start(n, worker_env(db_url, redis.url, **env), app=APP)
+    try:
+        yield workers
+    finally:
+        workers.stop()
+
+
+async def post(base: str, path: str, body: Any = None) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        r = await http.post(path, json=body)
+        assert r.status_code in (200, 201), r.text
+        out: dict[str, Any] = r.json()
+        return out
+
+
+async def get(base: str, path: str, **headers: str) -> httpx.Response:
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        return await http.get(path, headers=headers)
+
+
+def events_of(c: Client) -> list[dict[str, Any]]:
+    """Every event a client was told, in the order it was told."""
+    return [e for m in c.seen if m["t"] == "state" for e in m["d"]["events"]]
+
+
+async def opened(base: str, match_id: str, token: str | None = None) -> Client:
+    c = await Client.open(base, match_id, token)
+    await c.expect("welcome")
+    await c.expect("state")
+    return c
+
+
+async def play_turns(c: Client, rng: random.Random, deadline: float,
+                     resign_after: int = 120) -> dict[str, Any]:
+    """Play this client's seat with random legal actions until the game ends."""
+    mine = 0
+    while True:
+        st = await c.until(lambda s: s["outcome"] is not None or bool(s["legal"]),
+                           timeout=max(1.0, deadline - time.monotonic()))
+        if st["outcome"] is not None:
+            return st
+        legal = st["legal"]
+        calm = [a for a in legal if a != "resign"]
+        action = "resign" if mine >= resign_after and "resign" in legal else rng.choice(
+            calm or legal)
+        v0 = c.version
+        await c.send("act", action=action)
+        mine += 1
+        while True:  # our own action's state, or a refusal if someone moved first
+            msg = await c.recv(max(1.0, deadline - time.monotonic()))
+            if msg["t"] == "state" and c.version > v0:
+                break
+            assert msg["t"] in ("state", "error"), msg
+            if msg["t"] == "error":
+                assert msg["d"]["code"] in ("stale", "rate_limited"), msg
+                if msg["d"]["code"] == "rate_limited":  # nothing happened: slow down
+                    await asyncio.sleep(0.25)
+                break
+
+
+async def wait_all(*aws: Any, timeout: float) -> list[Any]:
+    return list(await asyncio.wait_for(asyncio.gather(*aws), timeout))
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+async def reconnect(base: str, old: Client, match_id: str, token: str | None) -> Client:
+    """A new socket for the same seat that resumes where ``old`` stopped: ``sync`` from
+    the last version it saw, so the events it missed arrive in order."""
+    c = await Client.open(base, match_id, token)
+    await c.expect("welcome")
+    await c.recv()  # the full state
+    c.seen = [m for m in old.seen]  # keep the history; the resync adds the gap
+    await c.send("sync", v=old.version)
+    st = await c.recv()
+    assert st["t"] == "state", st
+    return c
