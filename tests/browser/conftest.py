@@ -45,7 +45,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install the Debian chromium package")
@@ -83,8 +83,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
+    # Package scope: Playwright's sync API keeps an event loop running in the main thread
+    # while it is open, which would break asyncio.run() in the test packages after this.
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -13,7 +13,11 @@ a gap.  Tests check every generated move against ``GAME`` and replay winning lin
 
 ``prune`` other than ``EXACT`` runs a *pruned* search used only to find wins fast:
 ``KEEP_RUNS`` never takes a card out of a run, ``LOOSE`` lets only a run's last card (or
-a lone 7) leave, ``FORCED`` keeps runs and always extends a run when it can.  None is
+a lone 7) leave, ``FORCED`` keeps runs and always extends a run when it can,
+``FORCED_LOOSE`` is ``LOOSE`` that always extends a run when it can.  (Strict rule:
+inside a run of two or more a middle card can never move — its only accepting place is
+its own — so ``LOOSE`` differs from ``EXACT`` only by the moves of a run's 7 to another
+column-a gap.)  None is
 safe for proofs — deal 40 (strict rule) is winnable, yet its ``KEEP_RUNS`` space holds no
 win — so an exhausted pruned search proves nothing; only an exhausted ``EXACT`` search
 answers ``unwinnable``.
@@ -36,10 +40,20 @@ from spillebord.games.posthus import grid as g
 
 SEVENS = (1, 8, 15, 22)
 PAIR_WEIGHT = 1
-EXACT, LOOSE, KEEP_RUNS, FORCED = 0, 1, 2, 3
-_KEEPS_RUNS = (False, False, True, True)
-_LOOSE = (False, True, False, False)
-_FORCES = (False, False, False, True)
+EXACT, LOOSE, KEEP_RUNS, FORCED, FORCED_LOOSE = 0, 1, 2, 3, 4
+_KEEPS_RUNS = (False, False, True, True, False)
+_LOOSE = (False, True, False, False, True)
+_FORCES = (False, False, False, True, True)
+# Move sets shrink EXACT ⊇ LOOSE ⊇ KEEP_RUNS ⊇ FORCED and LOOSE ⊇ FORCED_LOOSE ⊇ FORCED
+# (an extension never takes a card out of a run), so the grids a pruning reaches include
+# those of each pruning listed here: an exhausted search rules those out as well.
+SUBSUMES: dict[int, tuple[int, ...]] = {
+    EXACT: (LOOSE, KEEP_RUNS, FORCED, FORCED_LOOSE),
+    LOOSE: (KEEP_RUNS, FORCED, FORCED_LOOSE),
+    KEEP_RUNS: (FORCED,),
+    FORCED_LOOSE: (FORCED,),
+    FORCED: (),
+}
 JITTER = 2.0
 ALL_CARDS = tuple(range(1, 29))
 IS_KING = tuple(v > 0 and (v - 1) % 7 == 6 for v in range(29))
