@@ -5,12 +5,14 @@
 
 Prints, per variant, the share of deals proven winnable / unwinnable / left unknown,
 the median, 90th percentile and maximum time per deal, and the search states per
-second.  Never run as a timed test; the numbers go into docs/benchmarks/posthus.md.
+second, and the load average before and after (the cores are shared).  Never run as a
+timed test; the numbers go into docs/benchmarks/posthus.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import time
@@ -75,6 +77,10 @@ def run(variant: str, start: int, deals: int, seconds: float, progress: Progress
     return tally
 
 
+def _load(values: tuple[float, float, float]) -> str:
+    return "/".join(f"{v:.1f}" for v in values)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="50 deals, 1 s each")
@@ -87,6 +93,7 @@ def main() -> None:
     variants = ["strict", "open_gaps"] if args.variant == "both" else [args.variant]
     console = Console(width=140)
     began = time.time()
+    load_before = os.getloadavg()
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeElapsedColumn(), console=console) as progress:
         tallies = [run(v, args.start, deals, seconds, progress) for v in variants]
@@ -104,7 +111,9 @@ def main() -> None:
             console.print(f"{tally.variant} unwinnable: {tally.unwinnable}")
     console.print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
                   f"{platform.python_implementation()} {platform.python_version()}, "
-                  f"wall {time.time() - began:.0f} s")
+                  f"wall {time.time() - began:.0f} s, load average (1/5/15 min) "
+                  f"before {_load(load_before)}, after {_load(os.getloadavg())}, "
+                  f"{os.cpu_count()} cores")
     console.print("| " + " | ".join(HEADERS) + " |")
     console.print("|" + "---|" * len(HEADERS))
     for tally in tallies:

@@ -15,8 +15,10 @@ from spillebord.solvers.posthus.fast import WINS, Dfs, grid_key, node_moves
 from spillebord.solvers.posthus.search import (
     EXACT,
     FORCED,
+    FORCED_LOOSE,
     KEEP_RUNS,
     LOOSE,
+    SUBSUMES,
     Search,
     encode,
     move_text,
@@ -47,7 +49,7 @@ def test_node_moves_are_the_games_moves(open_gaps: bool) -> None:
             mine = engine_moves(state, EXACT)
             assert {move_text(c, t) for c, _, t, _ in mine} == set(state.card_moves)
             grid = bytes(encode(state.grid))
-            for prune in (EXACT, LOOSE, KEEP_RUNS, FORCED):
+            for prune in (EXACT, LOOSE, KEEP_RUNS, FORCED, FORCED_LOOSE):
                 reference = set(moves(grid, run_lengths(grid), open_gaps, prune))
                 assert engine_moves(state, prune) == reference
             if not state.card_moves:
@@ -101,7 +103,41 @@ def test_an_exhausted_exact_search_expands_every_reachable_grid() -> None:
         checked += 1
 
 
-@pytest.mark.parametrize("prune", [EXACT, LOOSE, KEEP_RUNS, FORCED])
+def test_subsumed_prunings_offer_fewer_moves() -> None:
+    """``SUBSUMES`` is sound: at every grid a subsumed pruning's moves are a subset, so
+    its reachable grids are too, and an exhausted search rules out its subspaces."""
+    rng = random.Random(9)
+    for deal in range(20, 28):
+        state: PosthusState = GAME.new(deal=deal)
+        for _ in range(50):
+            for big, smalls in SUBSUMES.items():
+                for small in smalls:
+                    assert engine_moves(state, small) <= engine_moves(state, big)
+            if not state.card_moves:
+                break
+            nxt = state.apply(rng.choice(state.card_moves))
+            assert isinstance(nxt, PosthusState)
+            state = nxt
+
+
+def test_loose_differs_from_exact_only_by_sevens_to_column_a() -> None:
+    """Strict rule: a middle card of a run never moves, so the moves ``LOOSE`` drops
+    are a run's 7 going to another column-a gap."""
+    rng = random.Random(4)
+    for deal in range(1, 9):
+        state: PosthusState = GAME.new(deal=deal)
+        for _ in range(60):
+            dropped = engine_moves(state, EXACT) - engine_moves(state, LOOSE)
+            assert all(card in (1, 8, 15, 22) and src & 7 == 0 and dst & 7 == 0
+                       for card, src, dst, _ in dropped)
+            if not state.card_moves:
+                break
+            nxt = state.apply(rng.choice(state.card_moves))
+            assert isinstance(nxt, PosthusState)
+            state = nxt
+
+
+@pytest.mark.parametrize("prune", [EXACT, LOOSE, KEEP_RUNS, FORCED, FORCED_LOOSE])
 def test_same_search_as_the_reference_engine(prune: int) -> None:
     for deal in (3, 5, 15, 40, 340):
         state = GAME.new(deal=deal)

@@ -38,6 +38,7 @@ from spillebord.server.scale.presence import INTERVAL, PresenceTable
 log = logging.getLogger(__name__)
 CatchUp = Callable[[str, int], Awaitable[int]]  # (match, version seen) -> local version
 CHANNEL = "spillebord:events"
+STOP_TIMEOUT = 5.0  # seconds any close or shutdown step may take
 MAX_BACKOFF = 2.0
 
 
@@ -93,15 +94,18 @@ class RedisBus:
             await asyncio.wait_for(self._subscribed.wait(), timeout)
 
     async def stop(self) -> None:
-        for task in self._tasks + list(self._busy.values()):
+        tasks = self._tasks + list(self._busy.values())
+        for task in tasks:
             task.cancel()
-        for task in self._tasks + list(self._busy.values()):
-            with contextlib.suppress(BaseException):
-                await task
+        if tasks:
+            # Bounded: a task stuck in a dead connection's close must not hang shutdown.
+            _done, stuck = await asyncio.wait(tasks, timeout=STOP_TIMEOUT)
+            if stuck:
+                log.warning("redis bus: %d tasks did not stop in time", len(stuck))
         self._tasks = []
         if self._client is not None:
             with contextlib.suppress(Exception):
-                await self._client.aclose()
+                await asyncio.wait_for(self._client.aclose(), STOP_TIMEOUT)
 
     # -- the EventBus seam ----------------------------------------------------------------
     def subscribe(self, match_id: str, listener: Listener) -> Callable[[], None]:
@@ -229,7 +233,7 @@ class RedisBus:
                 backoff = min(MAX_BACKOFF, backoff * 2)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await asyncio.wait_for(pubsub.aclose(), STOP_TIMEOUT)  # type: ignore[no-untyped-call]
 
     def _on_message(self, message: dict[str, Any]) -> None:
         data = message.get("data")
