@@ -89,9 +89,11 @@ def test_gammel_jomfru_eight_seats_fit(contexts: Any, server: str) -> None:
     page.goto(f"{server}/play/{res['match_id']}")
     wait_ready(page)
     page.wait_for_function("() => window.__spillebord.ready")
-    boxes = page.locator(".gj-seat, .gj-centre").evaluate_all(
-        "els => els.map(e => { const r = e.getBoundingClientRect(); "
-        "return [r.left, r.top, r.right, r.bottom]; })")
+    # Query and measure in one task: the bots keep playing and the page re-renders, so
+    # elements found by a separate query may already be detached when measured.
+    boxes = page.evaluate(
+        "() => [...document.querySelectorAll('.gj-seat, .gj-centre')].map(e => {"
+        " const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })")
     assert len(boxes) == 9
     board = page.locator("#board").bounding_box()
     assert board

@@ -42,9 +42,24 @@ async def get(base: str, path: str, **headers: str) -> httpx.Response:
         return await http.get(path, headers=headers)
 
 
-def events_of(c: Client) -> list[dict[str, Any]]:
-    """Every event a client was told, in the order it was told."""
-    return [e for m in c.seen if m["t"] == "state" for e in m["d"]["events"]]
+def events_of(c: Client, after_reconnect: bool = False) -> list[dict[str, Any]]:
+    """Every event a client was told, in the order it was first told.  On one socket an
+    event is told once.  After a reconnect (``after_reconnect``) the ``sync`` answer may
+    repeat an event that a broadcast on the new socket already delivered; a client keeps
+    events by number, so a repeat is allowed there but must be the very same event."""
+    kept: dict[int, dict[str, Any]] = {}
+    order: list[dict[str, Any]] = []
+    for m in c.seen:
+        if m["t"] != "state":
+            continue
+        for e in m["d"]["events"]:
+            if e["seq"] in kept:
+                assert after_reconnect, f"event {e['seq']} told twice on one socket"
+                assert kept[e["seq"]] == e, f"event {e['seq']} told twice, differently"
+                continue
+            kept[e["seq"]] = e
+            order.append(e)
+    return order
 
 
 async def opened(base: str, match_id: str, token: str | None = None) -> Client:
