@@ -7,14 +7,15 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from sqlalchemy import inspect, select, text
+from sqlalchemy import select, text
 from sqlalchemy.exc import IntegrityError
+from tests.schema import assert_migrations_match_models
 
 from spillebord.server.errors import Refusal
 from spillebord.server.scale.catchup import read_since
 from spillebord.server.storage import migrate
 from spillebord.server.storage.engine import make_engine
-from spillebord.server.storage.models import actions, metadata
+from spillebord.server.storage.models import actions
 from spillebord.server.storage.repo import EventRow, MatchRow, Repository, SeatRow, now
 from spillebord.server.storage.writer import GroupWriter
 
@@ -24,17 +25,7 @@ pytestmark = pytest.mark.services
 def test_migrations_match_models_on_postgres(pg_url: str) -> None:
     engine = make_engine(pg_url)
     assert engine.dialect.name == "postgresql"
-    migrate.upgrade(engine)
-    migrate.upgrade(engine)  # idempotent
-    found = inspect(engine)
-    assert set(found.get_table_names()) == set(metadata.tables) | {"alembic_version"}
-    for name, table in metadata.tables.items():
-        cols = {c["name"]: c for c in found.get_columns(name)}
-        assert set(cols) == {c.name for c in table.columns}, name
-        for c in table.columns:
-            assert cols[c.name]["nullable"] == c.nullable, (name, c.name)
-        pk = found.get_pk_constraint(name)["constrained_columns"]
-        assert pk == [c.name for c in table.primary_key.columns], name
+    assert_migrations_match_models(engine)
     engine.dispose()
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import threading
 import time
 from dataclasses import dataclass, field
@@ -14,15 +13,10 @@ from typing import Any
 import httpx
 import uvicorn
 import websockets
+from tests.services import free_port
 
 from spillebord.server.app import create_app
 from spillebord.server.settings import Settings
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class LiveServer:

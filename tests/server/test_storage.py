@@ -7,28 +7,18 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from sqlalchemy import create_engine, func, inspect, select
+from sqlalchemy import create_engine, func, select
+from tests.schema import assert_migrations_match_models
 from tests.server.live import Client, LiveServer, create
 
 from spillebord import games
-from spillebord.server.storage import migrate
 from spillebord.server.storage.engine import make_engine
-from spillebord.server.storage.models import actions, metadata, seats
+from spillebord.server.storage.models import actions, seats
 
 
 def test_migrations_match_models(tmp_path: Path) -> None:
     engine = make_engine(f"sqlite:///{tmp_path / 'm.db'}")
-    migrate.upgrade(engine)
-    migrate.upgrade(engine)  # idempotent
-    found = inspect(engine)
-    assert set(found.get_table_names()) == set(metadata.tables) | {"alembic_version"}
-    for name, table in metadata.tables.items():
-        cols = {c["name"]: c for c in found.get_columns(name)}
-        assert set(cols) == {c.name for c in table.columns}, name
-        for c in table.columns:
-            assert cols[c.name]["nullable"] == c.nullable, (name, c.name)
-        pk = found.get_pk_constraint(name)["constrained_columns"]
-        assert pk == [c.name for c in table.primary_key.columns], name
+    assert_migrations_match_models(engine)
     engine.dispose()
 
 

@@ -33,29 +33,55 @@ class MatchSerializer(Protocol):
     def hold(self, match_id: str) -> AbstractAsyncContextManager[None]: ...
 
 
-class LocalBus:
-    """In-process fan-out: listeners are plain callbacks that must not block."""
+class Listeners:
+    """The per-match listener table every bus keeps for its own worker's sockets."""
 
-    def __init__(self) -> None:
-        self._listeners: dict[str, set[Listener]] = defaultdict(set)
+    def __init__(self, on_empty: Callable[[str], None] | None = None) -> None:
+        self._groups: dict[str, set[Listener]] = defaultdict(set)
+        self._on_empty = on_empty
 
     def subscribe(self, match_id: str, listener: Listener) -> Callable[[], None]:
-        self._listeners[match_id].add(listener)
+        self._groups[match_id].add(listener)
 
         def unsubscribe() -> None:
-            group = self._listeners.get(match_id)
+            group = self._groups.get(match_id)
             if group is not None:
                 group.discard(listener)
                 if not group:
-                    del self._listeners[match_id]
+                    del self._groups[match_id]
+                    if self._on_empty is not None:
+                        self._on_empty(match_id)
 
         return unsubscribe
 
     def count(self, match_id: str) -> int:
-        return len(self._listeners.get(match_id, ()))
+        return len(self._groups.get(match_id, ()))
+
+    def has(self, match_id: str) -> bool:
+        return match_id in self._groups
+
+    def of(self, match_id: str) -> list[Listener]:
+        """A copy: a listener may unsubscribe while it is being called."""
+        return list(self._groups.get(match_id, ()))
+
+    def matches(self) -> list[str]:
+        return list(self._groups)
+
+
+class LocalBus:
+    """In-process fan-out: listeners are plain callbacks that must not block."""
+
+    def __init__(self) -> None:
+        self._listeners = Listeners()
+
+    def subscribe(self, match_id: str, listener: Listener) -> Callable[[], None]:
+        return self._listeners.subscribe(match_id, listener)
+
+    def count(self, match_id: str) -> int:
+        return self._listeners.count(match_id)
 
     async def publish(self, match_id: str, version: int) -> None:
-        for listener in list(self._listeners.get(match_id, ())):
+        for listener in self._listeners.of(match_id):
             listener(version)
 
 

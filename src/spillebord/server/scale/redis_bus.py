@@ -24,7 +24,6 @@ import contextlib
 import logging
 import os
 import secrets
-from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -32,7 +31,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from spillebord.server.bus import Listener
+from spillebord.server.bus import Listener, Listeners
 from spillebord.server.scale.presence import INTERVAL, PresenceTable
 
 log = logging.getLogger(__name__)
@@ -58,7 +57,7 @@ class RedisBus:
         self.channel = channel
         self.worker = worker or f"{os.getpid()}-{secrets.token_hex(4)}"
         self.stats = BusStats()
-        self._listeners: dict[str, set[Listener]] = defaultdict(set)
+        self._listeners = Listeners(on_empty=self._forget_if_idle)
         self._catch_up: CatchUp | None = None
         self._holds: Callable[[str], bool] | None = None
         self._told: dict[str, int] = {}         # match -> newest version told locally
@@ -109,20 +108,10 @@ class RedisBus:
 
     # -- the EventBus seam ----------------------------------------------------------------
     def subscribe(self, match_id: str, listener: Listener) -> Callable[[], None]:
-        self._listeners[match_id].add(listener)
-
-        def unsubscribe() -> None:
-            group = self._listeners.get(match_id)
-            if group is not None:
-                group.discard(listener)
-                if not group:
-                    del self._listeners[match_id]
-                    self._forget_if_idle(match_id)
-
-        return unsubscribe
+        return self._listeners.subscribe(match_id, listener)
 
     def count(self, match_id: str) -> int:
-        return len(self._listeners.get(match_id, ()))
+        return self._listeners.count(match_id)
 
     async def publish(self, match_id: str, version: int) -> None:
         """Tell this worker's listeners now and queue the announcement for the others
@@ -161,9 +150,9 @@ class RedisBus:
         self._notify(match_id, version)
 
     def _notify(self, match_id: str, version: int) -> None:
-        if match_id in self._listeners:
+        if self._listeners.has(match_id):
             self._told[match_id] = max(version, self._told.get(match_id, 0))
-        for listener in list(self._listeners.get(match_id, ())):
+        for listener in self._listeners.of(match_id):
             try:
                 listener(version)
             except Exception:
@@ -258,7 +247,7 @@ class RedisBus:
         self._schedule(match_id)
 
     def _holding(self, match_id: str) -> bool:
-        if match_id in self._listeners:
+        if self._listeners.has(match_id):
             return True
         return self._holds is not None and self._holds(match_id)
 
@@ -270,7 +259,7 @@ class RedisBus:
     def _resync_all(self) -> None:
         # catch_up reads everything the database has beyond the local version, so one
         # pass per watched match finds whatever was announced while we were away.
-        for match_id in list(self._listeners):
+        for match_id in self._listeners.matches():
             self._schedule(match_id)
 
     def _schedule(self, match_id: str) -> None:
