@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 
 
@@ -47,6 +48,10 @@ class Totals:
     actions: int = 0
     games: int = 0
     errors: int = 0
+    samples: list[str] = field(default_factory=list)  # received state messages
+
+
+SAMPLES = 2000  # state messages kept from the flood for the state-size echo
 
 
 def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
@@ -83,7 +88,7 @@ async def open_game(ws_base: str, match: tuple[str, str]) -> tuple[Any, dict[str
     url = f"{ws_base}/ws/{match[0]}?token={match[1]}"
     ws = await websockets.connect(url, compression=COMPRESSION[0])
     while True:  # welcome, then the first state
-        msg = json.loads(await ws.recv())
+        msg = orjson.loads(await ws.recv())
         if msg["t"] == "state":
             return ws, msg["d"], msg["v"]
 
@@ -109,10 +114,15 @@ async def player(ws_base: str, http: httpx.AsyncClient, game: str, clock: dict[s
                     if time.perf_counter() >= stop_at:
                         break
                 t0 = time.perf_counter()
-                await ws.send(json.dumps({"t": "act", "v": version,
-                                          "d": {"action": rng.choice(legal)}}))
-                msg = json.loads(await ws.recv())
+                # orjson: the load generator should spend its CPU share on the
+                # sockets, not on parsing (the server's share is what is measured).
+                await ws.send(orjson.dumps({"t": "act", "v": version,
+                                            "d": {"action": rng.choice(legal)}}).decode())
+                raw = await ws.recv()
+                msg = orjson.loads(raw)
                 totals.latencies.append(time.perf_counter() - t0)
+                if len(totals.samples) < SAMPLES:
+                    totals.samples.append(raw)
                 if msg["t"] != "state":
                     totals.errors += 1
                     continue
@@ -127,12 +137,17 @@ async def player(ws_base: str, http: httpx.AsyncClient, game: str, clock: dict[s
         ws, state, version = await open_game(ws_base, await new_match(http, game))
 
 
-async def echo_client(ws_base: str, stop_at: float, totals: Totals) -> None:
-    payload = json.dumps({"t": "act", "v": 12, "d": {"action": "8H c2"}})
+async def echo_client(ws_base: str, stop_at: float, totals: Totals,
+                      payloads: list[str], start: int) -> None:
+    """Send, wait for the echo, repeat.  ``payloads`` rotate (the state-size variant sends
+    real state messages in turn, so deflate's context does not see one text again and
+    again)."""
+    i = start
     async with websockets.connect(f"{ws_base}/ws-echo", compression=COMPRESSION[0]) as ws:
         while time.perf_counter() < stop_at:
             t0 = time.perf_counter()
-            await ws.send(payload)
+            await ws.send(payloads[i % len(payloads)])
+            i += 1
             await ws.recv()
             totals.latencies.append(time.perf_counter() - t0)
             totals.actions += 1
@@ -142,6 +157,23 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (Linux /proc), in seconds."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def thread_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds of a process's event loop thread (the main thread) and of all its
+    other threads together (the database writer, the WAL checkpointer, thread pools)."""
+    out: dict[str, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        key = "loop" if task.name == str(pid) else "threads"
+        out[key] = out.get(key, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+        if key == "loop":  # kernel time: socket reads and writes, epoll, wake-ups
+            out["loop_sys"] = int(fields[12]) / tick
+    return out
 
 
 def run_queue_wait(pid: int) -> float:
@@ -180,6 +212,7 @@ async def play_phase(base: str, ws_base: str, pid: int, args: argparse.Namespace
         budget = [args.max_games]
         interval = args.clients / rate if rate > 0 else 0.0
         server0, client0, wait0 = cpu_seconds(pid), own_cpu(), run_queue_wait(pid)
+        threads0 = thread_cpu(pid)
         t0 = time.perf_counter()
         clock = {"start": t0, "stop": t0 + args.seconds}
         await asyncio.gather(*[
@@ -188,6 +221,7 @@ async def play_phase(base: str, ws_base: str, pid: int, args: argparse.Namespace
         seconds = time.perf_counter() - t0
         server_cpu, client_cpu = cpu_seconds(pid) - server0, own_cpu() - client0
         waited = run_queue_wait(pid) - wait0
+        threads = thread_cpu(pid)
     return {
         "mode": f"paced {rate:g}/s" if rate > 0 else "flood",
         "seconds": round(seconds, 2), "actions": totals.actions, "games": totals.games,
@@ -198,21 +232,42 @@ async def play_phase(base: str, ws_base: str, pid: int, args: argparse.Namespace
         "server_cpu_pct": round(100 * server_cpu / seconds),
         "server_wait_pct": round(100 * waited / seconds),
         "server_cpu_us_per_action": round(server_cpu / max(1, totals.actions) * 1e6),
+        **per_thread(threads0, threads, totals.actions),
         "client_cpu_pct": round(100 * client_cpu / seconds),
+        "client_us_per_action": round(client_cpu / max(1, totals.actions) * 1e6),
+        "_samples": totals.samples,
     }
 
 
-async def echo_phase(ws_base: str, pid: int, args: argparse.Namespace) -> dict[str, Any]:
+def per_thread(before: dict[str, float], after: dict[str, float], n: int) -> dict[str, int]:
+    """µs per action of the event loop thread (and the kernel's part of it) and of the
+    other threads."""
+    def us(key: str) -> int:
+        return round((after.get(key, 0.0) - before.get(key, 0.0)) / max(1, n) * 1e6)
+    return {"loop_us": us("loop"), "loop_sys_us": us("loop_sys"), "threads_us": us("threads")}
+
+
+ACT = json.dumps({"t": "act", "v": 12, "d": {"action": "8H c2"}})
+
+
+async def echo_phase(ws_base: str, pid: int, args: argparse.Namespace,
+                     payloads: list[str] | None = None) -> dict[str, Any]:
+    """Echo flood; ``payloads`` None: an ``act``-sized message (the target's
+    definition), else these texts (the state-size variant)."""
+    texts = payloads or [ACT]
     echo = Totals()
     server0, client0, wait0 = cpu_seconds(pid), own_cpu(), run_queue_wait(pid)
+    threads0 = thread_cpu(pid)
     t0 = time.perf_counter()
-    await asyncio.gather(*[echo_client(ws_base, t0 + args.echo_seconds, echo)
-                           for _ in range(args.clients)])
+    await asyncio.gather(*[echo_client(ws_base, t0 + args.echo_seconds, echo, texts,
+                                       i * 7) for i in range(args.clients)])
     seconds = time.perf_counter() - t0
     server_cpu, client_cpu = cpu_seconds(pid) - server0, own_cpu() - client0
     waited = run_queue_wait(pid) - wait0
+    threads = thread_cpu(pid)
     return {
-        "mode": "echo flood", "seconds": round(seconds, 2), "actions": echo.actions,
+        "mode": "echo flood" if payloads is None else "echo state-size",
+        "seconds": round(seconds, 2), "actions": echo.actions,
         "games": 0, "errors": 0, "actions_per_s": round(echo.actions / seconds),
         "p50_ms": round(pct(echo.latencies, 0.5), 2),
         "p99_ms": round(pct(echo.latencies, 0.99), 2),
@@ -220,7 +275,9 @@ async def echo_phase(ws_base: str, pid: int, args: argparse.Namespace) -> dict[s
         "server_cpu_pct": round(100 * server_cpu / seconds),
         "server_wait_pct": round(100 * waited / seconds),
         "server_cpu_us_per_action": round(server_cpu / max(1, echo.actions) * 1e6),
+        **per_thread(threads0, threads, echo.actions),
         "client_cpu_pct": round(100 * client_cpu / seconds),
+        "client_us_per_action": round(client_cpu / max(1, echo.actions) * 1e6),
     }
 
 
@@ -238,11 +295,23 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if args.rate > 0:
                 phases.append(await play_phase(base, ws_base, proc.pid, args, args.rate))
             phases.append(await play_phase(base, ws_base, proc.pid, args, 0))
+            samples = phases[-1]["_samples"]
             phases.append(await echo_phase(ws_base, proc.pid, args))
+            if args.echo_state and samples:
+                phases.append(await echo_phase(ws_base, proc.pid, args, samples))
         finally:
             proc.terminate()
             proc.wait(timeout=20)
-    flood, echo = phases[-2], phases[-1]
+    for phase in phases:
+        phase.pop("_samples", None)
+    flood = next(p for p in phases if p["mode"] == "flood")
+    echo = next(p for p in phases if p["mode"] == "echo flood")
+    sized = [p for p in phases if p["mode"] == "echo state-size"]
+    extra = {}
+    if sized:
+        extra = {"state_message_bytes": round(sum(map(len, samples)) / len(samples)),
+                 "flood_to_state_echo": round(flood["actions_per_s"]
+                                              / max(1, sized[0]["actions_per_s"]), 2)}
     return {
         "game": args.game, "clients": args.clients, "deflate": COMPRESSION[0] is not None,
         "cpus": os.cpu_count(), "load_avg_1min": round(os.getloadavg()[0], 2),
@@ -250,6 +319,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "flood_to_echo": round(flood["actions_per_s"] / max(1, echo["actions_per_s"]), 2),
         "cpu_cost_vs_echo": round(echo["server_cpu_us_per_action"]
                                   / max(1, flood["server_cpu_us_per_action"]), 2),
+        **extra,
     }
 
 
@@ -265,6 +335,9 @@ def main() -> None:
     p.add_argument("--warmup", type=float, default=2.0, help="untimed seconds of play first")
     p.add_argument("--quick", action="store_true", help="20 clients, 3 seconds per phase")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--echo-state", action="store_true",
+                   help="also echo real state messages (the size the server sends after "
+                        "an action) instead of act-sized ones")
     p.add_argument("--no-deflate", action="store_true",
                    help="clients do not offer permessage-deflate")
     args = p.parse_args()
@@ -291,6 +364,9 @@ def main() -> None:
         print("  ".join(f"{phase[c]!s:>12}" for c in cols))
     print(f"flood actions/s ÷ echo messages/s: {result['flood_to_echo']}; "
           f"echo CPU per message ÷ CPU per action: {result['cpu_cost_vs_echo']}")
+    if "flood_to_state_echo" in result:
+        print(f"state-size echo ({result['state_message_bytes']} bytes): flood actions/s ÷ "
+              f"its messages/s: {result['flood_to_state_echo']}")
 
 
 if __name__ == "__main__":

@@ -98,11 +98,12 @@ class State(ABC):
     def apply(self, action: Any) -> State:
         """A new state; raises IllegalActionError (with a reason) for anything illegal."""
         if self.to_move is None:
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError("the game is over", key="core.game_over")
         if isinstance(action, str):
             action = self.game.parse_action(self, action)
         elif action not in set(self.legal_actions()):
-            raise IllegalActionError(f"{action} is not a legal action here")
+            raise IllegalActionError(f"{action} is not a legal action here",
+                                     key="core.not_legal", params={"action": action})
         return self._apply(action)
 
     def resample(self, seat: int | None, rng: random.Random) -> State:
@@ -170,7 +171,8 @@ class Game(ABC):
         for action in state.legal_actions():
             if str(action) == wanted:
                 return action
-        raise IllegalActionError(f"{wanted!r} is not a legal action here")
+        raise IllegalActionError(f"{wanted!r} is not a legal action here",
+                                 key="core.not_legal", params={"action": wanted})
 
     @abstractmethod
     def parse_position(self, text: str, **flags: bool) -> State:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
 Listener = Callable[[int], None]
@@ -91,13 +91,13 @@ class LocalSerializer:
     def __init__(self) -> None:
         self._locks: dict[str, asyncio.Lock] = {}
 
-    @asynccontextmanager
-    async def hold(self, match_id: str) -> AsyncIterator[None]:
+    def hold(self, match_id: str) -> asyncio.Lock:
+        # The lock itself is the context manager (no generator-based wrapper: this is
+        # on every action's path).
         lock = self._locks.get(match_id)
         if lock is None:
             lock = self._locks[match_id] = asyncio.Lock()
-        async with lock:
-            yield
+        return lock
 
     def forget(self, match_id: str) -> None:
         lock = self._locks.get(match_id)

@@ -26,6 +26,9 @@ from spillebord.server.storage.writer import GroupWriter
 log = logging.getLogger(__name__)
 
 
+GC_THRESHOLDS = (10_000, 20, 20)  # the default is (700, 10, 10)
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(24)
 
@@ -47,6 +50,7 @@ class Hub:
         self._loading: dict[str, asyncio.Lock] = {}
         self._owner: SqliteOwner | None = None
         self._warming: asyncio.Task[None] | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None  # set by start()
 
     @property
     def writer(self) -> GroupWriter:
@@ -55,6 +59,7 @@ class Hub:
 
     # -- lifecycle ----------------------------------------------------------------
     async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
         self._owner = SqliteOwner(self.engine)
         await asyncio.to_thread(wiring.migrate_once if self.scale.shared else migrate.upgrade,
                                 self.engine)
@@ -78,6 +83,10 @@ class Hub:
             compute.solver_offers(key, "pick_winnable_deal")
         gc.collect()
         gc.freeze()
+        # Fewer young collections: each one traverses every container the live games
+        # created since the last, and at 700 allocations (the default) that was ~10 %
+        # of the event loop's time under load (issue 7, docs/benchmarks/server.md).
+        gc.set_threshold(*GC_THRESHOLDS)
         if self.settings.warm_workers:
             self._warming = asyncio.create_task(self._warm())
 

@@ -3,21 +3,22 @@
 Each socket is a ``Connection``: a receive loop that validates every frame and turns it
 into a session call, and a sender task that drains an outbox.  State messages are
 coalesced (a socket that falls behind gets the newest full state, with every event it
-missed listed), so a slow reader cannot grow memory or hold up the game.
+missed listed), so a slow reader cannot grow memory or hold up the game.  What a frame
+causes on its own socket (the state after an ``act``, a refusal) is sent by the receive
+loop right after handling it; the sender task sends what others cause.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
-import json
 import logging
 import time
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from spillebord.server import compute
+from spillebord.server import compute, wire
 from spillebord.server.errors import Refusal
 from spillebord.server.scale import wiring
 
@@ -32,7 +33,7 @@ MAX_TEXT = 200  # longest action text or click target accepted
 
 
 def _msg(t: str, v: int, d: Any) -> str:
-    return json.dumps({"t": t, "v": v, "d": d}, ensure_ascii=False, separators=(",", ":"))
+    return wire.dumps({"t": t, "v": v, "d": d})
 
 
 class Connection:
@@ -45,6 +46,8 @@ class Connection:
         self.outbox: collections.deque[object] = collections.deque()
         self.state_queued = False
         self.ready = asyncio.Event()
+        self.inline = False  # the receive task is handling a frame; it sends afterwards
+        self.draining = False
         self.closed = False
         self.busy = False
         self.tasks: set[asyncio.Task[None]] = set()
@@ -59,11 +62,15 @@ class Connection:
             self.state_queued = True
         if len(self.outbox) >= MAX_OUTBOX:
             self.closed = True  # the client stopped reading; it can reconnect
+            self.ready.set()
         self.outbox.append(item)
-        self.ready.set()
+        if not self.inline:
+            self.ready.set()
 
-    def error(self, code: str, reason: str, ref: str | None = None) -> None:
-        d = {"code": code, "reason": reason}
+    def error(self, code: str, reason: str, ref: str | None = None,
+              message: dict[str, object] | None = None) -> None:
+        """``message``: a Refusal's to_json() (it adds the key and params, if any)."""
+        d: dict[str, object] = {"code": code, "reason": reason, **(message or {})}
         if ref is not None:
             d["ref"] = ref
         self.push(_msg("error", self.session.version, d))
@@ -81,23 +88,54 @@ class Connection:
         while not self.closed:
             await self.ready.wait()
             self.ready.clear()
-            while self.outbox and not self.closed:
-                item = self.outbox.popleft()
-                if item is STATE:
-                    self.state_queued = False
-                    try:
-                        text = self.session.state_message(self.seat, self.since)
-                    except Exception:  # a game's view failed: report, keep the socket
-                        log.exception("rendering match %s failed", self.session.id)
-                        text = _msg("error", self.session.version, {
-                            "code": "internal", "reason": "the server could not show "
-                                                          "this position; try sync"})
-                    self.since = self.session.version
-                else:
-                    assert isinstance(item, str)
-                    text = item
-                await self.ws.send_text(text)
+            await self._drain()
         await self.ws.close(code=1008)
+
+    async def on_frame(self, text: str) -> None:
+        """Handle one incoming frame, then send what it caused from this task (the
+        answer to an action leaves without waking the sender task: one task switch
+        less per action)."""
+        self.inline = True
+        try:
+            await self.handle(text)
+        finally:
+            self.inline = False
+        if self.outbox and not self.draining:
+            try:
+                await self._drain()
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                self.closed = True
+        if self.closed:
+            self.ready.set()  # the sender task closes the socket
+
+    async def _drain(self) -> None:
+        """Send the outbox in order; one drainer at a time (the other returns at once:
+        the running one sends whatever arrives meanwhile)."""
+        if self.draining:
+            return
+        self.draining = True
+        try:
+            await self._send_outbox()
+        finally:
+            self.draining = False
+
+    async def _send_outbox(self) -> None:
+        while self.outbox and not self.closed:
+            item = self.outbox.popleft()
+            if item is STATE:
+                self.state_queued = False
+                try:
+                    text = self.session.state_message(self.seat, self.since)
+                except Exception:  # a game's view failed: report, keep the socket
+                    log.exception("rendering match %s failed", self.session.id)
+                    text = _msg("error", self.session.version, {
+                        "code": "internal", "reason": "the server could not show "
+                                                      "this position; try sync"})
+                self.since = self.session.version
+            else:
+                assert isinstance(item, str)
+                text = item
+            await self.ws.send_text(text)
 
     def welcome(self) -> None:
         role = "spectator" if self.seat is None else "player"
@@ -136,8 +174,8 @@ class Connection:
             self.error("rate_limited", "too many messages; slow down")
             return
         try:
-            msg = json.loads(raw)
-        except (json.JSONDecodeError, RecursionError):
+            msg = wire.loads(raw)
+        except (wire.JSONDecodeError, RecursionError):
             self.error("malformed", "a message is one JSON object")
             return
         if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
@@ -158,7 +196,7 @@ class Connection:
         try:
             await handler(v, d)
         except Refusal as exc:
-            self.error(exc.code, exc.reason, t)
+            self.error(exc.code, exc.reason, t, exc.to_json())
         except Exception:
             log.exception("message %s failed in match %s", t, self.session.id)
             self.error("internal", "the server failed on this message; nothing changed", t)
@@ -220,9 +258,10 @@ class Connection:
         try:
             meanings = [str(a) for a in session.game.click(session.state, target)]
         except ValueError as exc:
-            raise Refusal("no_move", str(exc)) from None
+            raise Refusal.from_error("no_move", exc) from None
         if not meanings:
-            raise Refusal("no_move", f"clicking {target} does nothing here")
+            raise Refusal("no_move", f"clicking {target} does nothing here",
+                          key="server.click_nothing", params={"place": target})
         if len(meanings) == 1:
             await session.act(self.seat, version, meanings[0])
         else:
@@ -290,7 +329,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
             if text is None:
                 conn.error("malformed", "send text frames with JSON, not binary")
                 continue
-            await conn.handle(text)
+            await conn.on_frame(text)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

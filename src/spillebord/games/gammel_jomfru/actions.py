@@ -64,46 +64,71 @@ def legal_actions(state: JomfruState) -> list[str]:
 
 
 def refusal(state: JomfruState, text: str) -> IllegalActionError:
-    """Why ``text`` is not legal in ``state`` — a one-line human reason."""
+    """Why ``text`` is not legal in ``state`` — a one-line human reason with its message
+    key (see spillebord.core.errors); ``choices`` params are action texts."""
     shown = text if len(text) <= 20 and text.isprintable() else repr(text[:20])
     legal = state.cached_legal()
     choices = ", ".join(legal)
+
+    def no(reason: str, key: str, cards: tuple[str, ...] = (),
+           **params: object) -> IllegalActionError:
+        return IllegalActionError(reason, key=key, params=params, cards=cards)
+
     if state.done:
-        return IllegalActionError("the game is over")
+        return no("the game is over", key="core.game_over")
     card = state.turned
     t = state.turn
     if text == "turn":
-        return IllegalActionError(f"{card} is turned and must be placed first ({choices})")
+        return no(f"{card} is turned and must be placed first ({choices})",
+                  key="gammel_jomfru.place_first", card=card, choices=choices,
+                  cards=("card",))
     placing = text in ("centre", "keep") or text in CENTRE_INDEX or text in PLAYER_INDEX
     if placing and card is None:
-        return IllegalActionError(f"seat {t} must turn a card first (turn)")
+        return no(f"seat {t} must turn a card first (turn)",
+                  key="gammel_jomfru.turn_first", seat=t)
     if text == "centre":
-        return IllegalActionError(f"only an ace starts a centre pile, not {card}")
+        return no(f"only an ace starts a centre pile, not {card}",
+                  key="gammel_jomfru.centre_ace_only", card=card, cards=("card",))
     if card is not None and card[0] == "A" and text != "centre":
-        return IllegalActionError(f"{card} is an ace and always goes to the centre (centre)")
+        return no(f"{card} is an ace and always goes to the centre (centre)",
+                  key="gammel_jomfru.ace_to_centre", card=card, cards=("card",))
     if text == "keep":
-        return IllegalActionError(f"{card} fits ({choices}) and must be played")
+        return no(f"{card} fits ({choices}) and must be played",
+                  key="gammel_jomfru.must_play", card=card, choices=choices, cards=("card",))
     if text in CENTRE_INDEX:
         i = CENTRE_INDEX[text]
         if i >= len(state.centre):
-            return IllegalActionError(f"there is no centre pile {i + 1}")
+            return no(f"there is no centre pile {i + 1}",
+                      key="gammel_jomfru.no_centre_pile", pile=i + 1)
         top = state.centre[i][-1]
         if CENTRE_NEXT[top] != card:
-            return IllegalActionError(f"{card} does not fit centre pile {i + 1}'s {top}")
-        return IllegalActionError(f"nearest_first: {card} must go to {choices}")
+            return no(f"{card} does not fit centre pile {i + 1}'s {top}",
+                      key="gammel_jomfru.centre_no_fit", card=card, pile=i + 1, top=top,
+                      cards=("card", "top"))
+        return no(f"nearest_first: {card} must go to {choices}",
+                  key="gammel_jomfru.nearest_first", card=card, choices=choices,
+                  cards=("card",))
     if text in PLAYER_INDEX:
         p = PLAYER_INDEX[text]
         if p >= state.seats:
-            return IllegalActionError(f"there is no seat {p} at a table of {state.seats}")
+            return no(f"there is no seat {p} at a table of {state.seats}",
+                      key="gammel_jomfru.no_seat", seat=p, seats=state.seats)
         if p == t:
-            return IllegalActionError("never onto your own face-up pile (keep it instead)")
+            return no("never onto your own face-up pile (keep it instead)",
+                      key="gammel_jomfru.own_pile")
         if not state.up[p]:
-            return IllegalActionError(f"seat {p} has no face-up card to play on")
+            return no(f"seat {p} has no face-up card to play on",
+                      key="gammel_jomfru.no_face_up", seat=p)
         top = state.up[p][-1]
         assert card is not None
         if top not in PLAYER_FITS[card]:
-            return IllegalActionError(f"{card} does not fit seat {p}'s {top}")
-        return IllegalActionError(f"nearest_first: {card} must go to {choices}")
-    return IllegalActionError(
-        f"{shown!r} is not an action: use turn, centre, c1-c4, p0-p7 or keep ({choices})"
+            return no(f"{card} does not fit seat {p}'s {top}",
+                      key="gammel_jomfru.seat_no_fit", card=card, seat=p, top=top,
+                      cards=("card", "top"))
+        return no(f"nearest_first: {card} must go to {choices}",
+                  key="gammel_jomfru.nearest_first", card=card, choices=choices,
+                  cards=("card",))
+    return no(
+        f"{shown!r} is not an action: use turn, centre, c1-c4, p0-p7 or keep ({choices})",
+        key="gammel_jomfru.not_action", text=shown, choices=choices,
     )

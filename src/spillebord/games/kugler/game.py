@@ -55,13 +55,13 @@ class KuglerGame(Game):
 
     def parse_action(self, state: State, text: str) -> Move:
         if not isinstance(state, KuglerState):
-            raise IllegalActionError("not a kugler state")
+            raise IllegalActionError("not a kugler state", key="kugler.not_state")
         if state.to_move is None:
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError("the game is over", key="core.game_over")
         wanted = " ".join(text.split())
         move = state.lookup(wanted)
         if move is None:
-            raise IllegalActionError(explain(state, wanted))
+            raise explain(state, wanted)
         return move
 
     def parse_position(self, text: str, **flags: bool) -> KuglerState:

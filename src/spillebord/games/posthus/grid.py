@@ -66,6 +66,15 @@ def predecessor(code: str) -> str | None:
     return None if r == 0 else RUN_RANKS[r - 1] + code[1]
 
 
+PLACE_NAMES: tuple[str, ...] = tuple(place_name(i) for i in range(PLACES))
+PLACE_INDEX = {name: i for i, name in enumerate(PLACE_NAMES)}
+_SUFFIX = tuple(" " + name for name in PLACE_NAMES)
+SEVENS = ("7C", "7D", "7H", "7S")
+_SUCCESSOR = {code: successor(code) for code in DECK}
+_PREDECESSOR = {code: predecessor(code) for code in DECK}
+_RUN_OF_SUIT = {suit: tuple(rank + suit for rank in RUN_RANKS) for suit in "CDHS"}
+
+
 def left_of(grid: Grid, gap: int) -> str | None:
     return grid[gap - 1] if gap % COLUMNS else None
 
@@ -84,45 +93,70 @@ def is_open_gap(grid: Grid, gap: int) -> bool:
 
 def accepted_cards(grid: Grid, gap: int, open_gaps: bool) -> set[str]:
     """Every card the gap ``gap`` accepts on ``grid`` (the grid before any card moves)."""
-    left = left_of(grid, gap)
+    return set(_accepted(grid, gap, open_gaps))
+
+
+def _accepted(grid: Grid, gap: int, open_gaps: bool) -> Sequence[str]:
+    """``accepted_cards`` as a sequence without repeats (the move generator's hot path:
+    lookup tables instead of rank arithmetic)."""
+    col = gap & 7  # gap % COLUMNS
+    left = grid[gap - 1] if col else None
     if left is not None and left[0] == "K":
-        return set()
-    if open_gaps and is_open_gap(grid, gap):
-        return {c for c in grid if c is not None}
-    out: set[str] = set()
-    if left is not None:
-        nxt = successor(left)
-        if nxt is not None:
-            out.add(nxt)
-    right = right_of(grid, gap)
-    if right is not None:
-        prev = predecessor(right)
-        if prev is not None:
-            out.add(prev)
-    if gap % COLUMNS == 0:
-        out.update("7" + s for s in "CDHS")
-    return out
+        return ()
+    right = grid[gap + 1] if col != 7 else None
+    if open_gaps and ((col and left is None) or (col != 7 and right is None)):
+        return [c for c in grid if c is not None]
+    nxt = _SUCCESSOR[left] if left is not None else None
+    prev = _PREDECESSOR[right] if right is not None else None
+    if col == 0:
+        if prev is None or prev[0] == "7":  # the right neighbour's 7 is one of the four
+            return SEVENS
+        return (*SEVENS, prev)
+    if nxt is None:
+        return () if prev is None else (prev,)
+    if prev is None or prev == nxt:
+        return (nxt,)
+    return (nxt, prev)
 
 
-def why_not(grid: Grid, card: str, gap: int, open_gaps: bool) -> str:
-    """The reason ``card`` does not fit the gap (the caller knows it does not)."""
+def why_not(grid: Grid, card: str, gap: int, open_gaps: bool) -> ValueError:
+    """The IllegalActionError (a ValueError) saying why ``card`` does not fit the gap
+    (the caller knows it does not): the English reason, a message key naming the
+    neighbours and the cards as params (see spillebord.core.errors)."""
+    from spillebord.core.errors import IllegalActionError  # only refusals need it
+
     name = place_name(gap)
     left = left_of(grid, gap)
     if left is not None and left[0] == "K":
-        return (
+        return IllegalActionError(
             f"{card} does not fit {name}: nothing goes right of a King"
-            f" (the left neighbour is {left})"
-        )
-    parts: list[str] = []
+            f" (the left neighbour is {left})",
+            key="posthus.right_of_king", params={"card": card, "place": name, "left": left},
+            cards=("card", "left"))
     col = gap % COLUMNS
-    if col == 0:
-        parts.append("column a takes a 7")
-    else:
-        parts.append(f"the left neighbour is {left if left else 'a gap'}")
+    right = right_of(grid, gap) if col < COLUMNS - 1 else None
+    parts = ["column a takes a 7" if col == 0
+             else f"the left neighbour is {left if left else 'a gap'}"]
     if col < COLUMNS - 1:
-        right = right_of(grid, gap)
         parts.append(f"the right neighbour is {right if right else 'a gap'}")
-    return f"{card} does not fit {name}: " + " and ".join(parts)
+    # The key names both sides, left_right: "a7" (column a takes a 7), "card" (a card,
+    # given as a param), "gap", "end" (no right neighbour in column h).
+    sides = ("a7" if col == 0 else "card" if left else "gap",
+             "end" if col == COLUMNS - 1 else "card" if right else "gap")
+    key = {
+        ("a7", "card"): "posthus.no_fit.a7_card", ("a7", "gap"): "posthus.no_fit.a7_gap",
+        ("card", "card"): "posthus.no_fit.card_card", ("card", "gap"): "posthus.no_fit.card_gap",
+        ("gap", "card"): "posthus.no_fit.gap_card", ("gap", "gap"): "posthus.no_fit.gap_gap",
+        ("card", "end"): "posthus.no_fit.card_end", ("gap", "end"): "posthus.no_fit.gap_end",
+    }[sides]
+    params = {"card": card, "place": name}
+    if sides[0] == "card" and left:
+        params["left"] = left
+    if sides[1] == "card" and right:
+        params["right"] = right
+    return IllegalActionError(f"{card} does not fit {name}: " + " and ".join(parts),
+                              key=key, params=params,
+                              cards=[k for k in ("card", "left", "right") if k in params])
 
 
 def run_length(grid: Sequence[str | None], row: int) -> int:
@@ -131,18 +165,16 @@ def run_length(grid: Sequence[str | None], row: int) -> int:
     first = grid[base]
     if first is None or first[0] != "7":
         return 0
-    suit = first[1]
+    run = _RUN_OF_SUIT[first[1]]
     n = 1
-    while n < 7:
-        card = grid[base + n]
-        if card is None or card[1] != suit or card[0] != RUN_RANKS[n]:
-            break
+    while n < 7 and grid[base + n] == run[n]:
         n += 1
     return n
 
 
 def run_lengths(grid: Sequence[str | None]) -> tuple[int, ...]:
-    return tuple(run_length(grid, r) for r in range(ROWS))
+    return (run_length(grid, 0), run_length(grid, 1), run_length(grid, 2),
+            run_length(grid, 3))
 
 
 def is_won(grid: Grid) -> bool:
@@ -152,11 +184,14 @@ def is_won(grid: Grid) -> bool:
 def moves(grid: Grid, open_gaps: bool) -> list[str]:
     """Every card move as action text ``<card> <place>``, unsorted, unique."""
     out: list[str] = []
-    for gap, code in enumerate(grid):
-        if code is None:
-            name = place_name(gap)
-            out.extend(f"{card} {name}" for card in accepted_cards(grid, gap, open_gaps))
-    return out
+    gap = -1
+    try:
+        while True:
+            gap = grid.index(None, gap + 1)
+            suffix = _SUFFIX[gap]
+            out.extend([card + suffix for card in _accepted(grid, gap, open_gaps)])
+    except ValueError:  # no further gap
+        return out
 
 
 def redeal_grid(grid: Grid, shuffled_cards: Iterable[str]) -> Grid:

@@ -101,33 +101,42 @@ def parse_position(game: PosthusGame, text: str, flags: dict[str, bool]) -> Post
 def parse_action(state: PosthusState, text: str) -> str:
     """The legal action written ``text``; IllegalActionError with the reason otherwise."""
     if not isinstance(text, str):
-        raise IllegalActionError(f"{text!r} is not an action text")
+        raise IllegalActionError(f"{text!r} is not an action text",
+                                 key="posthus.not_text", params={"text": repr(text)})
     words = text.split()
     wanted = " ".join(words)
     if state.outcome is not None:
-        raise IllegalActionError("the game is over")
+        raise IllegalActionError("the game is over", key="core.game_over")
     if wanted == RESIGN:
         return RESIGN
     if wanted == REDEAL:
         if state.redeals_left == 0:
-            raise IllegalActionError(f"no redeal left: at most {ROUNDS - 1} redeals per game")
+            raise IllegalActionError(f"no redeal left: at most {ROUNDS - 1} redeals per game",
+                                     key="posthus.no_redeal", params={"redeals": ROUNDS - 1})
         return REDEAL
     if len(words) != 2:
         raise IllegalActionError(
             f"{wanted[:40]!r} is not an action: write '<card> <place>' (8H c2), "
-            "'redeal' or 'resign'"
+            "'redeal' or 'resign'", key="posthus.not_action", params={"text": wanted[:40]}
         )
     card, place = words
     if not is_card_code(card):
-        raise IllegalActionError(f"{card[:12]!r} is not a card")
+        raise IllegalActionError(f"{card[:12]!r} is not a card",
+                                 key="posthus.not_card", params={"text": card[:12]})
     if card not in g.DECK_SET:
-        raise IllegalActionError(f"{card} is not in the posthus deck (7–K)")
+        raise IllegalActionError(f"{card} is not in the posthus deck (7–K)",
+                                 key="posthus.not_in_deck", params={"card": card},
+                                 cards=["card"])
     target = g.parse_place(place)
     if target is None:
-        raise IllegalActionError(f"{place[:12]!r} is not a place: columns a–h, rows 1–4")
+        raise IllegalActionError(f"{place[:12]!r} is not a place: columns a–h, rows 1–4",
+                                 key="posthus.not_place", params={"text": place[:12]})
     occupant = state.grid[target]
     if occupant is not None:
-        raise IllegalActionError(f"{place} is not a gap: it holds {occupant}")
+        raise IllegalActionError(f"{place} is not a gap: it holds {occupant}",
+                                 key="posthus.not_gap",
+                                 params={"place": place, "occupant": occupant},
+                                 cards=["occupant"])
     if card not in g.accepted_cards(state.grid, target, state.open_gaps):
-        raise IllegalActionError(g.why_not(state.grid, card, target, state.open_gaps))
+        raise g.why_not(state.grid, card, target, state.open_gaps)
     return f"{card} {place}"

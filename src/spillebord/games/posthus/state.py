@@ -15,9 +15,8 @@ Actions are plain strings: ``"8H c2"``, ``"redeal"``, ``"resign"``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from spillebord.core.protocol import JSON, Outcome, State
 from spillebord.core.rng import shuffled
@@ -29,6 +28,22 @@ if TYPE_CHECKING:
 REDEAL = "redeal"
 RESIGN = "resign"
 ROUNDS = 3
+_ALL_RUNS = (7, 7, 7, 7)
+T = TypeVar("T")
+
+
+class _cached(Generic[T]):
+    """``functools.cached_property`` without its lock (3.11 takes one on every first
+    access): the value lands in the instance's ``__dict__``, which then wins."""
+
+    def __init__(self, fn: Callable[[PosthusState], T]) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+
+    def __get__(self, obj: PosthusState, objtype: type | None = None) -> T:
+        value = self.fn(obj)
+        obj.__dict__[self.name] = value
+        return value
 
 
 class PosthusState(State):
@@ -65,23 +80,23 @@ class PosthusState(State):
         """What a win in the current round counts: 3, 2 or 1."""
         return ROUNDS + 1 - self.round
 
-    @cached_property
+    @_cached
     def runs(self) -> tuple[int, ...]:
         return g.run_lengths(self.grid)
 
-    @cached_property
+    @_cached
     def card_moves(self) -> list[str]:
         return sorted(g.moves(self.grid, self.open_gaps))
 
-    @cached_property
+    @_cached
     def is_won(self) -> bool:
-        return all(n == 7 for n in self.runs)
+        return self.runs == _ALL_RUNS
 
     @property
     def to_move(self) -> int | None:
         return None if self.outcome is not None else 0
 
-    @cached_property
+    @_cached
     def outcome(self) -> Outcome | None:
         if self.is_won:
             return Outcome((0,), ((0,),), "won", bonus=self.bonus)
@@ -108,18 +123,22 @@ class PosthusState(State):
                              f"redeal/{self.round}")
             return self._with(g.redeal_grid(self.grid, cards), self.round + 1)
         card, _, place = text.partition(" ")
-        target = g.parse_place(place)
-        assert target is not None
+        target = g.PLACE_INDEX[place]
         cells = list(self.grid)
         cells[cells.index(card)] = None
         cells[target] = card
         return self._with(tuple(cells), self.round)
 
     def _with(self, grid: g.Grid, round_: int, resigned: bool = False) -> PosthusState:
-        return PosthusState(self._game, grid, round_, self.deal, self.flags, resigned)
+        # The successor shares the flags dict (never mutated) instead of copying it.
+        new = PosthusState.__new__(PosthusState)
+        new.__dict__.update(game=self._game, _game=self._game, grid=grid, round=round_,
+                            deal=self.deal, flags=self.flags, resigned=resigned, seats=1)
+        return new
 
     def gaps(self) -> list[int]:
-        return [i for i, c in enumerate(self.grid) if c is None]
+        grid = self.grid
+        return [i for i in range(g.PLACES) if grid[i] is None]
 
     def view(self, seat: int | None) -> JSON:
         from spillebord.games.posthus.view import state_view

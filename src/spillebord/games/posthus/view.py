@@ -18,16 +18,15 @@ if TYPE_CHECKING:
 
 
 def state_view(state: PosthusState) -> JSON:
-    rows = [list(state.grid[r * g.COLUMNS : (r + 1) * g.COLUMNS]) for r in range(g.ROWS)]
-    runs = list(state.runs)
+    grid = state.grid
+    runs = state.runs
     outcome = state.outcome
+    names = g.PLACE_NAMES
     return {
-        "grid": rows,
-        "runs": runs,
-        "run_places": [
-            g.place_name(r * g.COLUMNS + c) for r, n in enumerate(runs) for c in range(n)
-        ],
-        "gaps": [g.place_name(i) for i in state.gaps()],
+        "grid": [list(grid[0:8]), list(grid[8:16]), list(grid[16:24]), list(grid[24:32])],
+        "runs": list(runs),
+        "run_places": [names[r * g.COLUMNS + c] for r, n in enumerate(runs) for c in range(n)],
+        "gaps": [names[i] for i in state.gaps()],
         "round": state.round,
         "redeals_left": state.redeals_left,
         "bonus": state.bonus,

@@ -141,61 +141,89 @@ def _place(name: str) -> str:
     return {"row": "the row", "waste": "the waste"}.get(name, name)
 
 
-def explain_illegal(state: StudenterState, text: str) -> str:
-    """Why ``text`` is not legal here: a reason for the player, one line."""
+def explain_illegal(state: StudenterState, text: str) -> IllegalActionError:
+    """Why ``text`` is not legal here: the error with a one-line reason for the player
+    and its message key (see spillebord.core.errors)."""
+    def no(reason: str, key: str, cards: tuple[str, ...] = (), ranks: tuple[str, ...] = (),
+           **params: object) -> IllegalActionError:
+        return IllegalActionError(reason, key=key, params=params, cards=cards, ranks=ranks)
+
     if text == DRAW:
         if state.can_redeal():
-            return "the stock is empty: turn the waste over (redeal) to draw again"
-        return "the stock is empty"
+            return no("the stock is empty: turn the waste over (redeal) to draw again",
+                      key="studenter.stock_empty_redeal")
+        return no("the stock is empty", key="studenter.stock_empty")
     if text == REDEAL:
         if state.stock:
-            return "the waste can be turned over only when the stock is empty"
+            return no("the waste can be turned over only when the stock is empty",
+                      key="studenter.redeal_stock_left")
         if not state.waste:
-            return "the waste is empty: there is nothing to turn over"
-        return "the waste has been turned over twice already (3 passes)"
+            return no("the waste is empty: there is nothing to turn over",
+                      key="studenter.redeal_waste_empty")
+        return no("the waste has been turned over twice already (3 passes)",
+                  key="studenter.redeal_none_left")
     if text == LEFT:
         if state.left_used:
-            return "the leftmost card has been moved once already"
+            return no("the leftmost card has been moved once already",
+                      key="studenter.left_used")
         if len(state.row) < 2:
-            return "the row needs at least 2 cards for that"
-        return (f"the leftmost card {state.row[0]} is not one lower than the row's end "
-                f"{state.row[-1]}")
+            return no("the row needs at least 2 cards for that", key="studenter.left_short")
+        return no(f"the leftmost card {state.row[0]} is not one lower than the row's end "
+                  f"{state.row[-1]}", key="studenter.left_not_lower",
+                  card=state.row[0], end=state.row[-1], cards=("card", "end"))
     source, sep, target = text.partition(">")
     places = ("row", "waste", *HELPER_NAMES)
     if not sep or source not in places or target not in ("row", "waste", *FOUNDATION_NAMES):
         shown = text if len(text) <= 20 else text[:20] + "…"
-        return (f"{shown!r} is not a studenter action (e.g. draw, redeal, row>f3, "
-                "waste>row, h2>f5, left>row, resign)")
+        return no(f"{shown!r} is not a studenter action (e.g. draw, redeal, row>f3, "
+                  "waste>row, h2>f5, left>row, resign)", key="studenter.not_action",
+                  text=shown)
     card = dict(state.sources()).get(source)
     if card is None:
-        return f"{_place(source)} is empty"
+        if source == "row":
+            return no(f"{_place(source)} is empty", key="studenter.row_empty")
+        if source == "waste":
+            return no(f"{_place(source)} is empty", key="studenter.waste_empty")
+        return no(f"{source} is empty", key="studenter.helper_empty", place=source)
     if target.startswith("f"):
         pile = state.foundations[FOUNDATION_NAMES.index(target)]
         if len(pile) >= FULL_PILE:
-            return f"{target} is complete and takes nothing"
+            return no(f"{target} is complete and takes nothing",
+                      key="studenter.foundation_full", place=target)
         if not pile:
-            return f"{target} is empty and takes only a {rank_text(state.base)}"
+            return no(f"{target} is empty and takes only a {rank_text(state.base)}",
+                      key="studenter.foundation_base", place=target,
+                      rank=rank_text(state.base), ranks=("rank",))
         want = rank_text((state.base - 1 + len(pile)) % 13 + 1)
-        return f"{card} does not fit on {target}: it needs a {want}"
+        return no(f"{card} does not fit on {target}: it needs a {want}",
+                  key="studenter.foundation_needs", card=card, place=target, rank=want,
+                  cards=("card",), ranks=("rank",))
     if target == "waste":
         if source != "row":
-            return "the waste takes only the row's rightmost card"
+            return no("the waste takes only the row's rightmost card",
+                      key="studenter.waste_only_row")
         if not state.waste:
-            return "an empty waste takes nothing"
-        return f"{card} is not one lower than the waste's top {state.waste[-1]}"
+            return no("an empty waste takes nothing", key="studenter.waste_empty_takes")
+        return no(f"{card} is not one lower than the waste's top {state.waste[-1]}",
+                  key="studenter.waste_not_lower", card=card, top=state.waste[-1],
+                  cards=("card", "top"))
     if source == "row":
-        return "a card from the row cannot go back onto the row"
+        return no("a card from the row cannot go back onto the row",
+                  key="studenter.row_to_row")
     if not state.row:
-        return "an empty row takes nothing"
+        return no("an empty row takes nothing", key="studenter.row_empty_takes")
     if not goes_down_on(card, state.row[-1]):
-        return f"{card} is not one lower than the row's end {state.row[-1]}"
-    return f"{text} is not legal here"  # pragma: no cover - every case is named above
+        return no(f"{card} is not one lower than the row's end {state.row[-1]}",
+                  key="studenter.row_not_lower", card=card, end=state.row[-1],
+                  cards=("card", "end"))
+    return no(f"{text} is not legal here",  # pragma: no cover - every case is named above
+              key="core.not_legal", action=text)
 
 
 def parse_action(state: StudenterState, text: str) -> str:
     wanted = " ".join(str(text).split())
     if state.to_move is None:
-        raise IllegalActionError("the game is over")
+        raise IllegalActionError("the game is over", key="core.game_over")
     if wanted == RESIGN or wanted in state.legal_actions():
         return wanted
-    raise IllegalActionError(explain_illegal(state, wanted))
+    raise explain_illegal(state, wanted)

@@ -1,7 +1,10 @@
 """Group commit: one writer thread commits the events of many games together.
 
 ``await writer.write(ops)`` returns once ``ops`` (functions of a Connection) are
-committed, so a session acknowledges an action only after it is durable.  Requests that
+committed, so a session acknowledges an action only after it is durable.
+``writer.submit(ops, on_commit)`` also runs ``on_commit()`` on the event loop right after
+the commit, before the returned future resolves — whether or not anyone still awaits it
+(a session applies the event there, so memory never lags the database).  Requests that
 arrive while a commit runs share the next transaction, which keeps the commit rate, not
 the action rate, the limit of a SQLite file.  A batch that fails is retried request by
 request so one bad request cannot fail the others.
@@ -11,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import operator
 import queue
 import threading
 from collections.abc import Callable, Sequence
@@ -26,14 +30,21 @@ log = logging.getLogger(__name__)
 # An op is either a row for the actions table (a dict, inserted with one executemany
 # per batch) or a function of the connection for anything else.
 Op = dict[str, Any] | Callable[[Connection], None]
-_Request = tuple[Sequence[Op], asyncio.Future[None], asyncio.AbstractEventLoop]
+OnCommit = Callable[[], None] | None
+_Request = tuple[Sequence[Op], asyncio.Future[None], asyncio.AbstractEventLoop, OnCommit]
 MAX_BATCH = 512
 
 
 class GroupWriter:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._queue: queue.SimpleQueue[_Request | None] = queue.SimpleQueue()
+        self._insert = _RowInserter.for_engine(engine)
+        # Items are lists of requests: the event loop hands over everything submitted
+        # in one loop iteration with a single put (one wake-up of this thread, not one
+        # per action).
+        self._queue: queue.SimpleQueue[list[_Request] | None] = queue.SimpleQueue()
+        self._pending: list[_Request] = []
+        self._pending_lock = threading.Lock()
         self._conn: Connection | None = None
         self._thread = threading.Thread(target=self._run, name="spillebord-writer",
                                         daemon=True)
@@ -42,12 +53,33 @@ class GroupWriter:
         self.requests = 0
 
     async def write(self, ops: Sequence[Op]) -> None:
-        loop = asyncio.get_running_loop()
+        await self.submit(ops)
+
+    def submit(self, ops: Sequence[Op], on_commit: OnCommit = None,
+               loop: asyncio.AbstractEventLoop | None = None) -> asyncio.Future[None]:
+        """Queue ``ops``; the future resolves once they are committed (after
+        ``on_commit()`` ran on this loop) or fails with RuntimeError (``on_commit`` is
+        then not called).  Cancelling the future does not withdraw the write.
+        ``loop``: the running loop, when the caller knows it (Python 3.11 makes a
+        ``getpid`` system call in every ``get_running_loop``)."""
+        if loop is None:
+            loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
-        self._queue.put((ops, fut, loop))
-        await fut
+        with self._pending_lock:
+            self._pending.append((ops, fut, loop, on_commit))
+            first = len(self._pending) == 1
+        if first:
+            loop.call_soon(self._hand_over)
+        return fut
+
+    def _hand_over(self) -> None:
+        with self._pending_lock:
+            requests, self._pending = self._pending, []
+        if requests:
+            self._queue.put(requests)
 
     def close(self) -> None:
+        self._hand_over()
         self._queue.put(None)
         self._thread.join(timeout=10)
 
@@ -57,7 +89,7 @@ class GroupWriter:
             if first is None:
                 self._drop_connection()
                 return
-            batch = [first]
+            batch = list(first)
             stop = False
             while len(batch) < MAX_BATCH:
                 try:
@@ -67,7 +99,7 @@ class GroupWriter:
                 if item is None:
                     stop = True
                     break
-                batch.append(item)
+                batch.extend(item)
             self._commit(batch)
             if stop:
                 self._drop_connection()
@@ -85,10 +117,13 @@ class GroupWriter:
         try:
             conn = self._connection()
             with conn.begin():
-                rows = [op for ops, _f, _l in batch for op in ops if isinstance(op, dict)]
+                rows = [op for ops, _f, _l, _c in batch for op in ops if isinstance(op, dict)]
                 if rows:
-                    conn.execute(insert(actions), rows)
-                for ops, _fut, _loop in batch:
+                    if self._insert is not None:
+                        self._insert(conn, rows)
+                    else:
+                        conn.execute(insert(actions), rows)
+                for ops, _fut, _loop, _cb in batch:
                     for op in ops:
                         if not isinstance(op, dict):
                             op(conn)
@@ -99,15 +134,16 @@ class GroupWriter:
                     self._commit([request])
                 return
             log.exception("database write failed")
-            _, fut, loop = batch[0]
+            _, fut, loop, _cb = batch[0]
             loop.call_soon_threadsafe(_fail, fut)
             return
         # One wake-up per event loop for the whole batch, not one per request.
-        by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
-        for _ops, fut, loop in batch:
-            by_loop.setdefault(loop, []).append(fut)
-        for loop, futures in by_loop.items():
-            loop.call_soon_threadsafe(_done_all, futures)
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], OnCommit]]]
+        by_loop = {}
+        for _ops, fut, loop, on_commit in batch:
+            by_loop.setdefault(loop, []).append((fut, on_commit))
+        for loop, done in by_loop.items():
+            loop.call_soon_threadsafe(_done_all, done)
 
     def _drop_connection(self) -> None:
         if self._conn is not None:
@@ -118,8 +154,56 @@ class GroupWriter:
             self._conn = None
 
 
-def _done_all(futures: list[asyncio.Future[None]]) -> None:
-    for fut in futures:
+class _RowInserter:
+    """The actions-table insert as one driver-level ``executemany`` with positional
+    parameters: the same SQL and the same bound values as ``conn.execute(insert(actions),
+    rows)`` (the column types' own bind processors convert booleans and times), without
+    the statement compilation and per-row parameter processing of SQLAlchemy Core,
+    which was most of the writer thread's time — and it holds the GIL the event loop
+    needs."""
+
+    def __init__(self, sql: str, keys: list[str],
+                 processors: list[tuple[int, Callable[[Any], Any]]]) -> None:
+        self.sql = sql
+        self.get = operator.itemgetter(*keys)
+        self.processors = processors
+
+    @classmethod
+    def for_engine(cls, engine: Engine) -> _RowInserter | None:
+        dialect = engine.dialect
+        marks = {"qmark": "?", "format": "%s", "pyformat": "%s"}
+        if dialect.paramstyle not in marks:
+            return None
+        quote = dialect.identifier_preparer.quote
+        columns = list(actions.c)
+        sql = (f"INSERT INTO {quote(actions.name)} "
+               f"({', '.join(quote(c.name) for c in columns)}) "
+               f"VALUES ({', '.join([marks[dialect.paramstyle]] * len(columns))})")
+        processors = []
+        for i, column in enumerate(columns):
+            process = column.type.dialect_impl(dialect).bind_processor(dialect)
+            if process is not None:
+                processors.append((i, process))
+        return cls(sql, [c.key for c in columns], processors)
+
+    def __call__(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+        get, processors = self.get, self.processors
+        params: list[tuple[Any, ...]] = []
+        for row in rows:
+            values = list(get(row))
+            for i, process in processors:
+                values[i] = process(values[i])
+            params.append(tuple(values))
+        conn.exec_driver_sql(self.sql, params)
+
+
+def _done_all(done: list[tuple[asyncio.Future[None], OnCommit]]) -> None:
+    for fut, on_commit in done:
+        if on_commit is not None:
+            try:
+                on_commit()
+            except Exception:  # committed, but the caller's bookkeeping failed
+                log.exception("after-commit callback failed")
         _done(fut)
 
 

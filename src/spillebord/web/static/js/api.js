@@ -1,6 +1,7 @@
 // HTTP side of docs/protocol.md: games, players, matches, invites, records, statistics.
-// Errors come back as ApiError with the server's {code, reason}; the pages translate the
-// code ("error.<code>" in the catalogue) and show the server's reason beside it.
+// Errors come back as ApiError with the server's {code, reason} and, when the server gave
+// one, the message {key, params, cards, ranks}; the pages translate the code
+// ("error.<code>") and the key ("refused.<key>") with ui.js errorText(code, reason, err).
 
 // Deal numbers of table games are 63-bit: beyond a JS number's 53 bits.  They are read
 // as strings (the page only shows and links them, never computes with them).
@@ -9,11 +10,15 @@ export function parseJson(text) {
 }
 
 export class ApiError extends Error {
-  constructor(status, code, reason) {
+  constructor(status, code, reason, detail = {}) {
     super(reason || code);
     this.status = status;
     this.code = code;
     this.reason = reason;
+    this.key = detail.key;
+    this.params = detail.params;
+    this.cards = detail.cards;
+    this.ranks = detail.ranks;
   }
 }
 
@@ -40,7 +45,7 @@ async function request(method, path, body, headers = {}) {
   if (!res.ok) {
     const detail = data && data.detail;
     if (detail && typeof detail === "object" && !Array.isArray(detail)) {
-      throw new ApiError(res.status, detail.code || "http", detail.reason || "");
+      throw new ApiError(res.status, detail.code || "http", detail.reason || "", detail);
     }
     throw new ApiError(res.status, "http", JSON.stringify(detail || res.statusText));
   }

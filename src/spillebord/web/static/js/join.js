@@ -19,7 +19,7 @@ async function main() {
     location.replace(`/play/${res.match_id}`);
   } catch (err) {
     status.textContent = t("join.failed");
-    showMessage(errorText(err.code || "unknown", err.reason), "error");
+    showMessage(errorText(err.code || "unknown", err.reason, err), "error");
     document.getElementById("after").hidden = false;
   }
 }

@@ -158,7 +158,7 @@ async function main() {
     getGames().catch(() => []),
   ]);
   if (found instanceof Error) {
-    showMessage(errorText(found.code, found.reason), "error");
+    showMessage(errorText(found.code, found.reason, found), "error");
     $("status").textContent = t("play.no_match");
     return;
   }
@@ -212,7 +212,7 @@ async function main() {
         solverDone();
         return;
       }
-      showMessage(errorText(d.code, d.reason), "error");
+      showMessage(errorText(d.code, d.reason, d), "error");
       if (d.code === "bad_token") $("role").textContent = t("play.bad_token");
       if (last) renderer.update({ view: last.view, legal: last.legal, seat: mySeat, toMove: last.to_move, events: [], outcome: last.outcome });
     },

@@ -3,7 +3,7 @@
 // polite live region for screen readers.
 
 import { installSuitSprite } from "./cards.js";
-import { applyI18n, currentLang, loadI18n, setLang, t } from "./i18n.js";
+import { applyI18n, cardName, currentLang, has, loadI18n, setLang, t } from "./i18n.js";
 
 export async function initPage() {
   await loadI18n();
@@ -76,12 +76,31 @@ export function clearMessage() {
   if (box) box.hidden = true;
 }
 
-// The text for a server refusal: our own words for the code, then the server's reason.
-export function errorText(code, reason) {
+// The text for a server refusal: our own words for the code, then the reason in the
+// player's language.  `detail` is the refusal itself (the socket's error message or an
+// ApiError): when it has a `key` the catalogue knows ("refused.<key>"), the reason is
+// that sentence with its `params` filled in — the params named in `cards` as card names
+// ("hjerter otte"), those in `ranks` as rank names, the rest (places, seats) as written.
+// Without such a key the server's English reason is shown only on the English page;
+// the Danish page says the code's sentence alone.
+export function errorText(code, reason, detail = {}) {
   const key = `error.${code}`;
   const mine = t(key);
   const own = mine === key ? t("error.unknown") : mine;
-  return reason ? `${own} (${reason})` : own;
+  const why = reasonText(detail) || (currentLang() === "en" ? reason : "");
+  return why ? `${own} (${why})` : own;
+}
+
+// The refusal's reason from its message key, or "" when there is none to translate.
+export function reasonText(detail) {
+  if (!detail || !detail.key || !has(`refused.${detail.key}`)) return "";
+  const params = { ...(detail.params || {}) };
+  for (const name of detail.cards || []) if (name in params) params[name] = cardName(params[name]);
+  for (const name of detail.ranks || []) {
+    if (name in params && has(`rank.${params[name]}`)) params[name] = t(`rank.${params[name]}`);
+  }
+  const text = t(`refused.${detail.key}`, params);
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 // A modal choice: resolves with the chosen value, or null when cancelled.

@@ -1,0 +1,230 @@
+"""The action hot path (issue 7): the writer's after-commit callback, the driver-level
+insert, the per-version state cache, inline sending and the JSON encoder.
+
+Durability is the invariant under all of it: an event is applied in memory only after
+its commit, and applied (and announced) even when the socket that sent it is gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import insert, select
+from tests.server.live import Client, LiveServer, create, settings_for
+
+from spillebord import games
+from spillebord.server import wire
+from spillebord.server.hub import Hub
+from spillebord.server.lobby import CreateMatch, create_match
+from spillebord.server.storage.engine import make_engine
+from spillebord.server.storage.migrate import upgrade
+from spillebord.server.storage.models import actions, matches
+from spillebord.server.storage.repo import EventRow, Repository, now
+from spillebord.server.storage.writer import GroupWriter
+
+
+@pytest.fixture
+async def hub(tmp_path: Path) -> AsyncIterator[Hub]:
+    h = Hub(settings_for(str(tmp_path / "hot.db")))
+    await h.start()
+    yield h
+    await h.stop()
+
+
+async def new_session(hub: Hub) -> Any:
+    made = await create_match(hub, CreateMatch(game="posthus", deal=7), None)
+    return await hub.get(made["match_id"])
+
+
+async def test_a_cancelled_actor_still_applies_and_announces(hub: Hub) -> None:
+    session = await new_session(hub)
+    heard: list[int] = []
+    hub.bus.subscribe(session.id, heard.append)
+    action = str(session.state.legal_actions()[0])
+    task = asyncio.create_task(session.act(0, 0, action))
+    await asyncio.sleep(0)  # queued for the writer, not yet committed
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    for _ in range(200):
+        if heard:
+            break
+        await asyncio.sleep(0.01)
+    assert session.version == 1 and session.applied == [action]
+    assert heard == [1]
+    row = await asyncio.to_thread(hub.repo.load_match, session.id)
+    assert row is not None and [e.text for e in row.events] == [action]
+
+
+async def test_nothing_is_applied_before_the_commit(hub: Hub) -> None:
+    session = await new_session(hub)
+    seen: list[int] = []
+    real_submit = hub.writer.submit
+
+    def submit(ops: Any, on_commit: Any = None, loop: Any = None) -> Any:
+        seen.append(session.version)  # at hand-over: still the old version
+
+        def checked() -> None:
+            seen.append(session.version)  # committed: now it may be applied
+            on_commit()
+
+        return real_submit(ops, checked, loop)
+
+    hub.writer.submit = submit  # type: ignore[method-assign]
+    try:
+        await session.act(0, 0, str(session.state.legal_actions()[0]))
+    finally:
+        hub.writer.submit = real_submit  # type: ignore[method-assign]
+    assert seen == [0, 0] and session.version == 1
+
+
+async def test_writer_failure_runs_no_callback(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'w.db'}")
+    upgrade(engine)
+    with engine.begin() as conn:
+        conn.execute(insert(matches).values(id="m", game="posthus", flags={}, seats=1,
+                                            deal=1, status="running", created=now()))
+    writer = GroupWriter(engine)
+    calls: list[int] = []
+    try:
+        row = Repository.event_row("m", EventRow(1, "act", "8H c2", 0))
+        await writer.submit([row], lambda: calls.append(1))
+        with pytest.raises(RuntimeError):
+            await writer.submit([row], lambda: calls.append(2))  # duplicate key
+        assert calls == [1]
+    finally:
+        await asyncio.to_thread(writer.close)
+        engine.dispose()
+
+
+async def test_driver_level_insert_stores_what_core_stores(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'w.db'}")
+    upgrade(engine)
+    with engine.begin() as conn:
+        conn.execute(insert(matches).values(id="m", game="posthus", flags={}, seats=1,
+                                            deal=1, status="running", created=now()))
+        conn.execute(insert(actions), [
+            Repository.event_row("m", EventRow(1, "act", "8H c2", 0, True))])
+    writer = GroupWriter(engine)
+    try:
+        await asyncio.gather(*[
+            writer.write([Repository.event_row("m", EventRow(i, kind, "æø 8H", seat, bot))])
+            for i, kind, seat, bot in [(2, "act", 0, True), (3, "undo", None, False)]])
+    finally:
+        await asyncio.to_thread(writer.close)
+    with engine.connect() as conn:
+        raw = conn.exec_driver_sql(
+            "SELECT seq, by_bot, typeof(by_bot), typeof(time), length(time) FROM actions "
+            "ORDER BY seq").all()
+        rows = conn.execute(select(actions).order_by(actions.c.seq)).all()
+    engine.dispose()
+    # The same storage classes and time format as SQLAlchemy Core's own insert (row 1).
+    assert [tuple(r[2:]) for r in raw] == [("integer", "text", 26)] * 3
+    assert [(r.seq, r.kind, r.text, r.seat, r.by_bot) for r in rows] == [
+        (1, "act", "8H c2", 0, True), (2, "act", "æø 8H", 0, True),
+        (3, "undo", "æø 8H", None, False)]
+
+
+def test_wire_json_is_the_standard_compact_json() -> None:
+    for key in sorted(games.keys()):
+        game = games.load(key)
+        state = game.new(deal=11, seats=game.seat_counts[0])
+        for seat in (None, 0):
+            view = state.view(seat)
+            assert wire.dumps(view) == json.dumps(view, ensure_ascii=False,
+                                                  separators=(",", ":"))
+    odd = {"å": ["ø", None, True, 2**62], 3: {"x": -1}}
+    assert wire.dumps(odd) == json.dumps(odd, ensure_ascii=False, separators=(",", ":"))
+
+
+async def test_every_state_is_the_current_one_and_a_reconnect_is_full(
+        server: LiveServer) -> None:
+    """Two sockets of one seat: each action's state (rendered once per version and
+    shared) shows exactly the session's position at that version; a socket opened
+    later gets the full state with no events."""
+    made = await create(server.http, game="posthus", deal=99)
+    a = await Client.open(server.ws, made["match_id"], made["token"])
+    b = await Client.open(server.ws, made["match_id"], made["token"])
+    game = games.load("posthus")
+    rng = random.Random(3)
+    try:
+        await a.until(lambda s: True)
+        await b.until(lambda s: True)
+        state = game.new(deal=99)
+        for n in range(1, 25):
+            calm = [x for x in a.state["legal"] if x != "resign"]  # type: ignore[index]
+            if not calm:
+                break
+            action = rng.choice(calm)
+            await a.send("act", action=action)
+            state = state.apply(action)
+            for c in (a, b):
+                st = await c.until(lambda s, n=n, c=c: c.version >= n)
+                assert c.version == n
+                assert st["view"] == state.view(0)
+                assert st["legal"] == [str(x) for x in state.legal_actions()]
+                assert [e["action"] for e in st["events"]] == [action]
+        c = await Client.open(server.ws, made["match_id"], made["token"])
+        try:
+            assert (await c.recv())["t"] == "welcome"
+            first = await c.recv()
+            assert first["t"] == "state" and first["v"] == a.version
+            assert first["d"]["events"] == [] and first["d"]["view"] == state.view(0)
+        finally:
+            await c.close()
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_answers_keep_their_order(server: LiveServer) -> None:
+    """The state an action caused and the refusal of a stale second action arrive in
+    the order they were produced (inline sending and the sender task never overlap)."""
+    made = await create(server.http, game="posthus", deal=5)
+    c = await Client.open(server.ws, made["match_id"], made["token"])
+    try:
+        st = await c.until(lambda s: True)
+        first, second = [x for x in st["legal"] if x != "resign"][:2]
+        await c.send("act", v=0, action=first)
+        await c.send("act", v=0, action=second)
+        got = [await c.recv(), await c.recv()]
+        assert [m["t"] for m in got] == ["state", "error"]
+        assert got[0]["v"] == 1 and got[1]["d"]["code"] == "stale"
+    finally:
+        await c.close()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+async def test_many_sockets_acting_at_once(server: LiveServer, seed: int) -> None:
+    """Group commit under concurrency: every acknowledged action is in the record."""
+    rng = random.Random(seed)
+    made = [await create(server.http, game="posthus") for _ in range(12)]
+    clients = [await Client.open(server.ws, m["match_id"], m["token"]) for m in made]
+
+    async def play(c: Client) -> list[str]:
+        done: list[str] = []
+        st = await c.until(lambda s: True)
+        for n in range(1, 16):
+            calm = [x for x in st["legal"] if x != "resign"]
+            if not calm or st["outcome"] is not None:
+                break
+            action = rng.choice(calm)
+            await c.send("act", action=action)
+            st = await c.until(lambda s, n=n: c.version >= n)
+            done.append(action)
+        return done
+
+    try:
+        played = await asyncio.gather(*[play(c) for c in clients])
+    finally:
+        for c in clients:
+            await c.close()
+    for m, mine in zip(made, played, strict=True):
+        row = await asyncio.to_thread(server.hub.repo.load_match, m["match_id"])
+        assert [e.text for e in row.events] == mine

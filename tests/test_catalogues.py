@@ -1,0 +1,56 @@
+"""The page catalogues: Danish and English hold the same keys with the same
+placeholders, and every message key a game or the server can raise is in both."""
+
+from __future__ import annotations
+
+import re
+
+from tests.reasons import LANGS, ROOT, catalogue, placeholders
+
+SRC = ROOT / "src" / "spillebord"
+# Message keys are literal strings "<area>.<what>" in the source (spillebord.core.errors).
+KEY = re.compile(r"""["']((?:core|server|posthus|studenter|gammel_jomfru|kugler)"""
+                 r"""(?:\.[a-z0-9_]+)+)["']""")
+
+
+def raised_keys() -> set[str]:
+    keys: set[str] = set()
+    for path in SRC.rglob("*.py"):
+        keys.update(KEY.findall(path.read_text(encoding="utf-8")))
+    return keys
+
+
+def test_da_and_en_have_the_same_keys() -> None:
+    da, en = catalogue("da"), catalogue("en")
+    assert sorted(set(da) - set(en)) == [] and sorted(set(en) - set(da)) == []
+
+
+def test_da_and_en_use_the_same_placeholders() -> None:
+    da, en = catalogue("da"), catalogue("en")
+    differ = [k for k in da if placeholders(da[k]) != placeholders(en[k])]
+    assert differ == []
+
+
+def test_every_raised_key_is_in_both_catalogues() -> None:
+    keys = raised_keys()
+    # Every game and the server raise keys, so the scan found the raise sites.
+    assert {k.split(".")[0] for k in keys} >= {"core", "server", "posthus", "studenter",
+                                               "gammel_jomfru", "kugler"}
+    assert len(keys) > 80
+    for lang in LANGS:
+        missing = sorted(k for k in keys if f"refused.{k}" not in catalogue(lang))
+        assert missing == [], f"{lang}.json lacks {missing}"
+
+
+def test_no_catalogue_reason_without_a_raise_site() -> None:
+    keys = raised_keys()
+    stale = sorted(k for k in catalogue("da") if k.startswith("refused.")
+                   and k.removeprefix("refused.") not in keys)
+    assert stale == []
+
+
+def test_catalogue_reasons_are_non_empty_sentences() -> None:
+    for lang in LANGS:
+        for k, text in catalogue(lang).items():
+            if k.startswith("refused."):
+                assert text.strip() and text.rstrip().endswith((".", ")")), (lang, k)
