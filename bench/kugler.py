@@ -1,31 +1,46 @@
 """Benchmark of Kugler og Jokere: engine speed and bot strength.  Prints a table.
 
-    python bench/kugler.py --quick            # a smoke run (seconds)
-    python bench/kugler.py --games 400        # the team matches over 400 games
+    python bench/kugler.py --quick                      # a smoke run (seconds)
+    python bench/kugler.py --games 400 --workers 2      # the team matches, 400 games each
 
 1. random playouts: actions per second at 4, 6 and 8 seats (legal_actions + apply);
 2. legal-action generation for the worst hand: 5 own marbles on the track, a 7, a
    joker and an 8 in hand (microseconds a call, cold state each call);
-3. team matches at 4 seats: ismcts vs greedy and greedy vs random; seats alternate
-   (seat s plays bots[(s + g) % 2] in game g, so partners share a bot); a game stopped
-   by the turn limit with no winner counts half to each side; Wilson 95% intervals.
+3. team matches at 4 seats: greedy vs random and ismcts vs greedy.  Games come in
+   pairs on one deal: in game g the deal is ``seed + g // 2`` and seat s plays
+   bots[(s + g) % 2], so partners share a bot and each bot team plays every deal once
+   from each seat pair (once starting, once second).  A game stopped by the turn limit
+   with no winner counts half to each side; Wilson 95% intervals.  Every decision of
+   the first bot is timed in CPU seconds of its worker process (the honest figure on a
+   shared machine) and in wall-clock seconds; games run in ``--workers`` processes
+   with a Rich progress bar; ``--out`` writes the figures as JSON.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from spillebord import bots
 from spillebord.cli.simulate import wilson
 from spillebord.games.kugler import GAME, KuglerState
+
+
+def step(state: KuglerState, action: Any) -> KuglerState:
+    after = state.apply(action)
+    assert isinstance(after, KuglerState)
+    return after
 
 
 def playout_speed(seats: int, games: int) -> tuple[float, float, float]:
@@ -37,13 +52,36 @@ def playout_speed(seats: int, games: int) -> tuple[float, float, float]:
     c0 = time.process_time()
     for g in range(games):
         rng = random.Random(g)
-        state = GAME.new(deal=g, seats=seats)
+        state: KuglerState = GAME.new(deal=g, seats=seats)
         while state.to_move is not None:
-            state = state.apply(rng.choice(state.legal_actions()))
+            state = step(state, rng.choice(state.legal_actions()))
             actions += 1
         turns += state.turns
     return (actions / (time.perf_counter() - t0), actions / (time.process_time() - c0),
             turns / games)
+
+
+def greedy_playout_speed(games: int) -> tuple[float, float]:
+    """(greedy plies per CPU-second on the engine, on ismcts' fast Sim), 4 seats."""
+    from spillebord.bots.kugler.greedy import best_move
+    from spillebord.bots.kugler.rollout import Sim
+
+    plies = 0
+    c0 = time.process_time()
+    for g in range(games):
+        state = GAME.new(deal=g, seats=4)
+        while state.to_move is not None and plies < (g + 1) * 400:
+            state = state._apply(best_move(state, state.legal_actions()))
+            plies += 1
+    engine = plies / (time.process_time() - c0)
+    plies = 0
+    c0 = time.process_time()
+    for g in range(games):
+        sim = Sim(GAME.new(deal=g, seats=4), random.Random(g))
+        while not sim.over and plies < (g + 1) * 400:
+            sim.play(*sim.greedy_option())
+            plies += 1
+    return engine, plies / (time.process_time() - c0)
 
 
 WORST = {"seats": 4, "turn": 0,
@@ -66,45 +104,114 @@ def legal_time(repeat: int) -> tuple[float, float, int]:
             (time.process_time() - c0) / repeat * 1e6, n)
 
 
-def match(a: str, b: str, games: int, options: dict[str, dict[str, float]],
-          seed: int = 0) -> tuple[float, int, tuple[float, float], float]:
+Job = tuple[str, str, dict[str, dict[str, Any]], int, int]
+
+
+def play_one(job: Job) -> dict[str, Any]:
+    """One game of a team match; the first bot's decisions timed (CPU and wall)."""
+    a, b, options, seed, g = job
     loaded = {a: bots.load("kugler", a, **options.get(a, {})),
               b: bots.load("kugler", b, **options.get(b, {}))}
-    rng = random.Random(seed)
+    names = [(a, b)[(s + g) % 2] for s in range(4)]
+    rng = random.Random(seed * 100_003 + g)
+    state: KuglerState = GAME.new(deal=seed + g // 2, seats=4)
+    cpu: list[float] = []
+    wall: list[float] = []
+    while state.to_move is not None:
+        seat = state.to_move
+        obs = bots.Observation(state, seat, rng)
+        c0 = time.process_time()
+        w0 = time.perf_counter()
+        action = loaded[names[seat]].choose(obs)
+        if names[seat] == a:
+            cpu.append(time.process_time() - c0)
+            wall.append(time.perf_counter() - w0)
+        state = step(state, action)
+    out = state.outcome
+    assert out is not None
+    score = 0.5 if not out.winners else float(names[out.winners[0]] == a)
+    return {"game": g, "score": score, "turns": state.turns, "decisions": len(cpu),
+            "cpu_sum": sum(cpu), "cpu_max": max(cpu, default=0.0),
+            "wall_sum": sum(wall), "wall_max": max(wall, default=0.0)}
+
+
+def match(a: str, b: str, games: int, options: dict[str, dict[str, Any]], seed: int = 0,
+          workers: int = 1, log: Path | None = None) -> dict[str, Any]:
+    """Play ``games`` games; the result figures for ``a``."""
+    jobs: list[Job] = [(a, b, options, seed, g) for g in range(games)]
+    results: list[dict[str, Any]] = []
     score = 0.0
     t0 = time.perf_counter()
-    decisions = 0
-    for g in range(games):
-        names = [(a, b)[(s + g) % 2] for s in range(4)]
-        state: KuglerState = GAME.new(deal=seed + g, seats=4)
-        while state.to_move is not None:
-            seat = state.to_move
-            obs = bots.Observation(state, seat, rng)
-            state = state.apply(loaded[names[seat]].choose(obs))
-            decisions += names[seat] == a
-        out = state.outcome
-        assert out is not None
-        if out.winners:
-            score += names[out.winners[0]] == a
-        else:
-            score += 0.5
-        print(f"  {a} vs {b}: game {g + 1}/{games}, {a} {score:g}", file=sys.stderr,
-              flush=True)
-    elapsed = time.perf_counter() - t0
-    return score / games, games, wilson(round(score), games), elapsed / max(decisions, 1)
+    logf = log.open("a") if log else None
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TextColumn("{task.fields[score]}")) as progress:
+        task = progress.add_task(f"{a} vs {b}", total=games, score="")
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(workers) if workers > 1 else _Serial() as pool:
+            for r in pool.imap_unordered(play_one, jobs):
+                results.append(r)
+                score += r["score"]
+                done = len(results)
+                text = f"{a} {score:g}/{done} = {score / done:.3f}"
+                progress.update(task, advance=1, score=text)
+                if logf:
+                    logf.write(json.dumps(r) + "\n")
+                    logf.flush()
+    if logf:
+        logf.close()
+    decisions = sum(r["decisions"] for r in results)
+    wins = sum(r["score"] == 1.0 for r in results)
+    halves = sum(r["score"] == 0.5 for r in results)
+    lo, hi = wilson(round(score), games)
+    return {"a": a, "b": b, "options": options, "games": games, "wins": wins,
+            "halves": halves, "score": score, "rate": score / games, "ci": [lo, hi],
+            "seed": seed, "workers": workers,
+            "elapsed_s": time.perf_counter() - t0, "decisions": decisions,
+            "mean_turns": sum(r["turns"] for r in results) / games,
+            "cpu_mean": sum(r["cpu_sum"] for r in results) / max(decisions, 1),
+            "cpu_max": max(r["cpu_max"] for r in results),
+            "wall_mean": sum(r["wall_sum"] for r in results) / max(decisions, 1),
+            "wall_max": max(r["wall_max"] for r in results)}
+
+
+class _Serial:
+    """A stand-in for a one-process pool."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def imap_unordered(self, fn: Any, jobs: list[Job]) -> Any:
+        return map(fn, jobs)
+
+
+def row(r: dict[str, Any]) -> str:
+    opts = r["options"].get(r["a"]) or "defaults"
+    return (f"| {r['a']} ({opts}) vs {r['b']}, 4 seats | {r['rate']:.3f}: "
+            f"{r['score']:g} of {r['games']} games ({r['wins']} won, {r['halves']} "
+            f"undecided; 95% CI {r['ci'][0]:.3f}–{r['ci'][1]:.3f}); {r['a']} a decision "
+            f"CPU mean {r['cpu_mean'] * 1e3:.1f} ms / max {r['cpu_max'] * 1e3:.0f} ms, wall "
+            f"mean {r['wall_mean'] * 1e3:.1f} ms / max {r['wall_max'] * 1e3:.0f} ms |")
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="tiny run")
     ap.add_argument("--playouts", type=int, default=20, help="random playouts per size")
     ap.add_argument("--games", type=int, default=400, help="games of greedy vs random")
     ap.add_argument("--ismcts-games", type=int, default=None,
                     help="games of ismcts vs greedy (default: --games)")
-    ap.add_argument("--ismcts-seconds", type=float, default=0.5)
-    ap.add_argument("--ismcts-iterations", type=int, default=None)
+    ap.add_argument("--ismcts", default="", help="ismcts options, e.g. iterations=24")
+    ap.add_argument("--seed", type=int, default=10_000, help="first deal of ismcts games")
+    ap.add_argument("--workers", type=int, default=1, help="processes for the matches")
+    ap.add_argument("--skip-engine", action="store_true")
+    ap.add_argument("--skip-greedy", action="store_true", help="no greedy vs random")
     ap.add_argument("--skip-ismcts", action="store_true")
     ap.add_argument("--skip-matches", action="store_true", help="engine figures only")
+    ap.add_argument("--out", type=Path, help="write the match figures as JSON here")
+    ap.add_argument("--log", type=Path, help="append each game's result (JSON lines)")
     args = ap.parse_args()
     playouts = 3 if args.quick else args.playouts
     games = 4 if args.quick else args.games
@@ -113,28 +220,34 @@ def main() -> None:
           f"{os.cpu_count()} cores (shared), Python {sys.version.split()[0]}")
     print("| measure | value |")
     print("|---|---|")
-    for seats in (4, 6, 8):
-        rate, cpu, turns = playout_speed(seats, playouts)
-        print(f"| random playouts, {seats} seats | {cpu:,.0f} actions per CPU-second "
-              f"({rate:,.0f} per wall second; mean {turns:.0f} turns/game, "
-              f"{playouts} games) |", flush=True)
-    us, cpu_us, n = legal_time(50 if args.quick else 500)
-    print(f"| legal_actions, worst hand (5 marbles out, 7 7 JK 8 5) | {cpu_us:,.0f} µs CPU "
-          f"({us:,.0f} µs wall; {n} actions) |", flush=True)
+    if not args.skip_engine:
+        for seats in (4, 6, 8):
+            rate, cpu, turns = playout_speed(seats, playouts)
+            print(f"| random playouts, {seats} seats | {cpu:,.0f} actions per CPU-second "
+                  f"({rate:,.0f} per wall second; mean {turns:.0f} turns/game, "
+                  f"{playouts} games) |", flush=True)
+        us, cpu_us, n = legal_time(50 if args.quick else 500)
+        print(f"| legal_actions, worst hand (5 marbles out, 7 7 JK 8 5) | {cpu_us:,.0f} µs "
+              f"CPU ({us:,.0f} µs wall; {n} actions) |", flush=True)
+        engine, fast = greedy_playout_speed(2 if args.quick else 10)
+        print(f"| greedy playouts, 4 seats (ismcts' rollouts) | {fast:,.0f} plies per "
+              f"CPU-second on the bot's Sim, {engine:,.0f} on the engine |", flush=True)
     if args.skip_matches:
         return
-    rate_g, n_g, ci_g, _ = match("greedy", "random", games, {})
-    print(f"| greedy vs random, 4 seats | {rate_g:.3f} of {n_g} games "
-          f"(95% CI {ci_g[0]:.3f}–{ci_g[1]:.3f}) |", flush=True)
+    figures: list[dict[str, Any]] = []
+    if not args.skip_greedy:
+        figures.append(match("greedy", "random", games, {}, seed=0, workers=args.workers))
+        print(row(figures[-1]), flush=True)
     if not args.skip_ismcts:
-        opts: dict[str, float] = {"seconds": args.ismcts_seconds}
-        if args.ismcts_iterations:
-            opts = {"iterations": args.ismcts_iterations}
-        rate_i, n_i, ci_i, per = match("ismcts", "greedy", ismcts_games,
-                                       {"ismcts": opts}, seed=10_000)
-        print(f"| ismcts ({opts}) vs greedy, 4 seats | {rate_i:.3f} of {n_i} games "
-              f"(95% CI {ci_i[0]:.3f}–{ci_i[1]:.3f}; {per:.3f} s per ismcts decision) |",
-              flush=True)
+        opts: dict[str, Any] = {}
+        for item in filter(None, args.ismcts.split(",")):
+            key, _, value = item.partition("=")
+            opts[key] = float(value) if "." in value else int(value)
+        figures.append(match("ismcts", "greedy", ismcts_games, {"ismcts": opts},
+                             seed=args.seed, workers=args.workers, log=args.log))
+        print(row(figures[-1]), flush=True)
+    if args.out:
+        args.out.write_text(json.dumps(figures, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -21,14 +21,18 @@ def midgame(deal: int, steps: int) -> KuglerState:
     rng = random.Random(deal)
     state = GAME.new(deal=deal, seats=4)
     for _ in range(steps):
-        state = state.apply(rng.choice(state.legal_actions()))
+        after = state.apply(rng.choice(state.legal_actions()))
+        assert isinstance(after, KuglerState)
+        state = after
     return state
 
 
-@pytest.mark.parametrize(("name", "options"), [("greedy", {}), ("ismcts", {"iterations": 40})])
+@pytest.mark.parametrize(("name", "options"), [
+    ("greedy", {}), ("ismcts", {"iterations": 12}), ("ismcts", {"iterations": 6, "depth": 3}),
+])
 def test_choice_cannot_depend_on_hidden_cards(name: str, options: dict[str, int]) -> None:
     bot = bots.load("kugler", name, **options)
-    for deal in (1, 2, 3):
+    for deal in (1, 2, 3, 5, 8, 13):
         state = midgame(deal, 60 + deal)
         seat = state.to_move
         assert seat is not None
@@ -59,7 +63,7 @@ def test_greedy_keeps_the_joker_when_a_plain_card_does_as_well() -> None:
 
 
 def test_ismcts_plays_legal_moves_to_the_end_of_a_game_stretch() -> None:
-    bot = bots.load("kugler", "ismcts", iterations=20)
+    bot = bots.load("kugler", "ismcts", iterations=6, depth=2)
     state = midgame(4, 20)
     rng = random.Random(2)
     for _ in range(12):
@@ -67,7 +71,59 @@ def test_ismcts_plays_legal_moves_to_the_end_of_a_game_stretch() -> None:
         assert seat is not None
         action = bot.choose(Observation(state, seat, rng))
         assert action in state.legal_actions()
-        state = state.apply(action)
+        after = state.apply(action)
+        assert isinstance(after, KuglerState)
+        state = after
+
+
+def test_ismcts_plays_the_winning_move() -> None:
+    # seat 2 is finished; seat 0's last marble waits on its home entry t67 and the ace
+    # brings it to h0.1: the team wins.  Every other card is usable too.
+    state = position({0: ["h0.2", "h0.3", "h0.4", "h0.5", "t67"],
+                      1: ["t3", "t30"], 3: ["t60"],
+                      2: ["h2.1", "h2.2", "h2.3", "h2.4", "h2.5"]},
+                     ["AS", "8C", "JK", "3C", "9D"])
+    assert len(state.legal_actions()) > 4
+    for seed in range(3):
+        bot = bots.load("kugler", "ismcts", iterations=8)
+        choice = bot.choose(Observation(state, 0, random.Random(seed)))
+        assert str(choice) == "AS t67-h0.1"
+
+
+def test_ismcts_hits_the_marble_about_to_win() -> None:
+    # seat 3 is finished and seat 1's last marble stands on t11, two fields before its
+    # home entry t13 (a 3 takes it to h1.1 and wins the game for seats 1 and 3): seat 0
+    # sends it back to its start area with the 4
+    state = position({0: ["t7"], 1: ["h1.2", "h1.3", "h1.4", "h1.5", "t11"],
+                      3: ["h3.1", "h3.2", "h3.3", "h3.4", "h3.5"]},
+                     ["4C", "TD", "2C", "3H", "5S"])
+    bot = bots.load("kugler", "ismcts", iterations=8)
+    choice = bot.choose(Observation(state, 0, random.Random(3)))
+    assert str(choice) == "4C t7-t11"
+
+
+@pytest.mark.parametrize("options", [{"iterations": 30, "screen": 3, "confidence": 2.0},
+                                     {"iterations": 4, "screen": 0, "depth": 2}])
+def test_ismcts_options_play_legal_moves_and_keep_the_winning_one(
+        options: dict[str, float]) -> None:
+    state = position({0: ["h0.2", "h0.3", "h0.4", "h0.5", "t67"],
+                      1: ["t3", "t30"], 3: ["t60"],
+                      2: ["h2.1", "h2.2", "h2.3", "h2.4", "h2.5"]},
+                     ["AS", "8C", "JK", "3C", "9D"])
+    bot = bots.load("kugler", "ismcts", **options)
+    assert str(bot.choose(Observation(state, 0, random.Random(1)))) == "AS t67-h0.1"
+    state = midgame(9, 70)
+    seat = state.to_move
+    assert seat is not None
+    assert bot.choose(Observation(state, seat, random.Random(1))) in state.legal_actions()
+
+
+def test_ismcts_time_budget_gives_a_legal_move() -> None:
+    state = midgame(6, 40)
+    seat = state.to_move
+    assert seat is not None
+    bot = bots.load("kugler", "ismcts", seconds=0.01)
+    assert bot.choose(Observation(state, seat, random.Random(1))) in state.legal_actions()
 
 
 def test_ismcts_refuses_bad_budgets() -> None:
@@ -75,6 +131,10 @@ def test_ismcts_refuses_bad_budgets() -> None:
         bots.load("kugler", "ismcts", iterations=0)
     with pytest.raises(ValueError):
         bots.load("kugler", "ismcts", seconds=-1.0)
+    with pytest.raises(ValueError):
+        bots.load("kugler", "ismcts", width=0)
+    with pytest.raises(ValueError):
+        bots.load("kugler", "ismcts", screen=-1)
 
 
 def test_bots_are_registered() -> None:

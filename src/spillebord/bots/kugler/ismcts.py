@@ -1,23 +1,31 @@
 """``ismcts``: information-set Monte-Carlo tree search for kugler (single-observer
-ISMCTS, Cowling, Powley & Whitehouse 2012), with greedy-pruned branching and short
-greedy rollouts.
+ISMCTS, Cowling, Powley & Whitehouse 2012), with greedy-pruned branching, sequential
+halving at the root and short greedy playouts on the fast engine of rollout.py.
 
-Each iteration draws a determinization with ``obs.sample()`` (the hidden hands and the
-draw pile redrawn from what the seat has not seen) and walks the tree: at every node
-only the ``width`` actions the greedy evaluation likes best *in that determinization*
-are considered (availability counts keep UCB1 fair when they differ); the first untried
-one is expanded.  From there every seat plays the greedy move until ``horizon`` plies
-after the root (default: two full rounds, so the bot's own next card is played too),
-and the state is scored by the greedy board evaluation (squashed to [0, 1] per team for
-the tree's UCB1; a finished game: 1 for the winners, 0 for the rest).  Every node keeps
-the reward of the team that moved into it, so opponents pick their own best replies.
+The tree is over the seat's information set: its root stands for everything the seat
+knows (the public board, its own hand, the discards), so the root's actions — the
+seat's legal actions — are the same in every determinization.  They are pruned once to
+the ``width`` (5) the greedy evaluation likes best.  Each iteration draws a
+determinization with ``obs.sample()`` (the other hands and the draw pile redrawn from
+the cards the seat has not seen) and uses it for one descent through every *active*
+root action (common random numbers: the actions are compared on the same hidden
+cards).  Sequential halving: all candidates are active for the first ``screen`` (10)
+determinizations, the best 3 for the next ``screen``, the best 2 for the rest, so most
+of the budget separates the two that matter.  Below a root action the tree (``depth``
+levels, default 1: the root's children) follows UCB1 with availability counts over the
+greedy-best ``width`` actions of that determinization; then every seat plays the greedy
+move until ``horizon`` plies after the root (default two full rounds, so the bot's own
+next card is played too) and the board is scored by the greedy evaluation (squashed to
+[0, 1] per team inside the tree; a won game: 1 or 0).  Depth 1 is the default because
+the other seats' moves below it are modelled by the greedy policy, which is better than
+a thinly visited UCB node at the budgets that fit 0.5 s.
 
-The root is special: its actions are the same in every determinization (the bot's own
-hand, the public board), so they are pruned once to the greedy ``width`` best, and each
-determinization is used for one descent through *every* root action (common random
-numbers: the actions are compared on the same hidden cards).  The move played has the
-best mean raw board value minus the keep-value of the card spent (as in greedy).
-Budget: ``seconds`` (default 0.5) or ``iterations`` (determinizations).
+The move played has the best mean raw board value minus the keep-value of the card
+spent (as greedy does for one ply).  Budget: ``iterations`` determinizations (default
+``ITERATIONS`` = 40, about 55 ms of one core), or ``seconds`` of wall-clock time when
+given (then ``iterations`` is a cap if given too).  ``confidence`` z > 0 stops the final
+phase early once the two candidates' paired mean difference is z standard errors from
+0 (off by default).  ``screen=0``: no halving (every candidate every iteration).
 """
 
 from __future__ import annotations
@@ -27,11 +35,16 @@ import time
 from typing import Any
 
 from spillebord.bots import Bot, Observation
-from spillebord.bots.kugler.evaluate import keep_value, relative, team_of, team_scores
-from spillebord.bots.kugler.greedy import best_move, score_moves
+from spillebord.bots.kugler.evaluate import keep_value
+from spillebord.bots.kugler.greedy import score_moves
+from spillebord.bots.kugler.rollout import Option, Sim, rank_of
+from spillebord.games.kugler.board import MARBLES
 from spillebord.games.kugler.moves import Move, fields_of
 from spillebord.games.kugler.state import KuglerState
 
+ITERATIONS = 40
+SCREEN = 10
+CONFIDENCE = 0.0
 SCALE = 40.0
 
 
@@ -40,21 +53,10 @@ class Node:
 
     def __init__(self, team: int) -> None:
         self.team = team
-        self.children: dict[str, Node] = {}
+        self.children: dict[Option, Node] = {}
         self.visits = 0
         self.avail = 0
         self.reward = 0.0
-
-
-def rewards(state: KuglerState) -> dict[int, float]:
-    """Team (its lower seat) → reward in [0, 1] for a leaf state."""
-    geo = state.geo
-    out = state.outcome
-    scores = team_scores(state.board, geo)
-    if out is not None and out.winners:
-        won = team_of(geo, out.winners[0])
-        return {t: float(t == won) for t in scores}
-    return {t: 1.0 / (1.0 + math.exp(-relative(scores, t) / SCALE)) for t in scores}
 
 
 def top_moves(state: KuglerState, width: int) -> list[Move]:
@@ -67,102 +69,152 @@ def top_moves(state: KuglerState, width: int) -> list[Move]:
     return [moves[i] for i in order[:width]]
 
 
+def leaf_rewards(sim: Sim) -> list[float]:
+    """Team (its lower seat) → reward in [0, 1] at the end of a playout."""
+    half = sim.seats // 2
+    if sim.over:
+        won = sim.winner_team()
+        if won is not None:
+            return [float(t == won) for t in range(half)]
+    ev = sim.ev
+    return [1.0 / (1.0 + math.exp(-ev.relative(sim.board, t) / SCALE)) for t in range(half)]
+
+
 class IsmctsBot(Bot):
     name = "ismcts"
 
-    def __init__(self, seconds: float = 0.5, iterations: int | None = None,
+    def __init__(self, iterations: int | None = None, seconds: float | None = None,
                  width: int = 5, depth: int = 1, horizon: int | None = None,
-                 exploration: float = 0.5) -> None:
+                 exploration: float = 0.5, screen: int = SCREEN,
+                 confidence: float = CONFIDENCE) -> None:
         if iterations is not None and iterations < 1:
             raise ValueError("iterations must be at least 1")
-        if seconds <= 0 or width < 1 or depth < 1:
-            raise ValueError("seconds, width and depth must be positive")
-        self.seconds = seconds
+        if seconds is not None and seconds <= 0:
+            raise ValueError("seconds must be positive")
+        if width < 1 or depth < 1 or (horizon is not None and horizon < 1):
+            raise ValueError("width, depth and horizon must be positive")
+        if iterations is None and seconds is None:
+            iterations = ITERATIONS
         self.iterations = iterations
+        self.seconds = seconds
         self.width = width
         self.depth = depth
         self.horizon = horizon
         self.exploration = exploration
-        self._value: dict[str, float] = {}
+        if screen < 0 or confidence < 0:
+            raise ValueError("screen and confidence must not be negative")
+        self.screen = screen
+        self.confidence = confidence
 
     def choose(self, obs: Observation) -> Any:
         legal = obs.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        root = Node(-1)
-        horizon = self.horizon if self.horizon is not None else 2 * obs.seats
-        deadline = time.perf_counter() + self.seconds
         first = obs.sample()
         assert isinstance(first, KuglerState)
-        # the root's actions are the same in every determinization (own hand, public
-        # board), so the greedy pruning is done once
         candidates = top_moves(first, self.width)
-        me = team_of(first.geo, first.turn)
-        self._value = dict.fromkeys((m.text for m in candidates), 0.0)
-        for m in candidates:
-            root.children[m.text] = Node(me)
+        if len(candidates) == 1:
+            return candidates[0]
+        seat = first.turn
+        me = min(seat, first.geo.partner[seat])
+        horizon = self.horizon if self.horizon is not None else 2 * first.seats
+        colour = first.colour(seat)
+        plays = [(rank_of(m.card), m.steps) for m in candidates]
+        roots = [Node(me) for _ in candidates]
+        values: list[list[float]] = [[] for _ in candidates]
+        # the root compares paired mean raw board values minus the keep-value of the
+        # card spent, as greedy does for one ply
+        waiting = colour is not None and len(fields_of(first.board, colour)) < MARBLES
+        keep = [keep_value(m.card, waiting) for m in candidates]
+
+        def mean(i: int) -> float:
+            return sum(values[i]) / len(values[i]) - keep[i]
+
+        active = list(range(len(candidates)))
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        screen = self.screen
+        limit = self.iterations or 1_000_000
         done = 0
         sample = first
-        while True:
-            if self.iterations is not None:
-                if done >= self.iterations:
-                    break
-            elif done and time.perf_counter() >= deadline:
+        while done < limit:
+            if deadline is not None and done and time.perf_counter() >= deadline:
                 break
+            if screen:  # sequential halving: all, then the best 3, then the best 2
+                want = len(active) if done < screen else 3 if done < 2 * screen else 2
+                if want < len(active):
+                    active.sort(key=lambda i: (-mean(i), i))
+                    del active[want:]
+                if (len(active) == 2 and done >= 3 * screen and self.confidence
+                        and self._settled(values, keep, active)):
+                    break
             if done:
                 sample = obs.sample()  # type: ignore[assignment]
-            # common random numbers: one determinization serves every root action
-            for m in candidates:
-                child = root.children[m.text]
-                child.avail += 1
-                leaf = self._descend(child, sample._apply(m), horizon)
-                self._value[m.text] += relative(team_scores(leaf.board, leaf.geo), me)
+            base = Sim(sample, obs.rng)
+            for i in active:
+                sim = base.clone()
+                sim.play(*plays[i])
+                roots[i].avail += 1
+                self._descend(roots[i], sim, horizon - 1)
+                values[i].append(sim.ev.relative(sim.board, me))
             done += 1
-        # the root decision compares the paired mean board values (raw, not squashed)
-        # minus the keep-value of the card spent, as greedy does for one ply
-        waiting = first.colour(first.turn) is not None and len(
-            fields_of(first.board, first.colour(first.turn) or 0)) < 5
-        return max(candidates, key=lambda m: self._value[m.text] / done
-                   - keep_value(m.card, waiting))
+        best = max(active, key=lambda i: (mean(i), -i))
+        return candidates[best]
 
-    def _descend(self, node: Node, state: KuglerState, horizon: int) -> KuglerState:
-        """UCB1 with availability below a root action, then a greedy rollout."""
+    def _settled(self, values: list[list[float]], keep: list[float],
+                 pair: list[int]) -> bool:
+        """The paired mean difference of the two candidates left is ``confidence``
+        standard errors away from 0, or they never differ (both were sampled on the
+        same determinizations since the start, so their samples pair up)."""
+        a, b = values[pair[0]], values[pair[1]]
+        n = len(a)
+        diffs = [x - y for x, y in zip(a, b, strict=True)]
+        d = sum(diffs) / n
+        var = sum((x - d) ** 2 for x in diffs) / (n - 1)
+        gap = d - keep[pair[0]] + keep[pair[1]]
+        return var == 0.0 or gap * gap * n > self.confidence ** 2 * var
+
+    def _descend(self, node: Node, sim: Sim, plies: int) -> None:
+        """UCB1 with availability below a root action, then a greedy playout."""
         path = [node]
         c = self.exploration
-        plies = 1
-        while plies < self.depth and state.to_move is not None and node.visits > 0:
-            moves = top_moves(state, self.width)
-            team = team_of(state.geo, state.turn)
-            pick: Move | None = None
-            for m in moves:
-                child = node.children.get(m.text)
+        level = 1
+        while level < self.depth and not sim.over and node.visits > 0 and plies > 0:
+            t = sim.turn
+            colour = sim.colour(t)
+            opts = sim.options(colour, sim.hands[t])
+            if len(opts) > self.width:
+                scores = sim.scores(opts, colour)
+                order = sorted(range(len(opts)), key=lambda i: -scores[i])[: self.width]
+                opts = [opts[i] for i in order]
+            team = sim.ev.team[t]
+            pick: Option | None = None
+            for o in opts:
+                child = node.children.get(o)
                 if child is None:
                     if pick is None:
-                        pick = m
+                        pick = o
                 else:
                     child.avail += 1
             if pick is not None:
                 child = Node(team)
                 child.avail = 1
-                node.children[pick.text] = child
+                node.children[pick] = child
             else:
                 best = -1.0
-                for m in moves:
-                    ch = node.children[m.text]
+                for o in opts:
+                    ch = node.children[o]
                     ucb = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
                     if ucb > best:
-                        best, pick = ucb, m
+                        best, pick = ucb, o
                 assert pick is not None
-                child = node.children[pick.text]
+                child = node.children[pick]
             path.append(child)
-            state = state._apply(pick)
+            sim.play(*pick)
             node = child
-            plies += 1
-        while plies < horizon and state.to_move is not None:
-            state = state._apply(best_move(state, state.legal_actions()))
-            plies += 1
-        r = rewards(state)
+            level += 1
+            plies -= 1
+        sim.run(plies)
+        r = leaf_rewards(sim)
         for n in path:
             n.visits += 1
             n.reward += r[n.team]
-        return state
