@@ -1,4 +1,6 @@
-"""The posthus solver's fast depth-first engine: make/unmake on one mutable grid.
+"""The posthus solver's pure-Python depth-first engine: make/unmake on one mutable grid.
+It is the reference for the compiled kernel (``jit.py``, driven by ``engine.JitDfs``),
+which runs the same search about five times faster and is the one ``solve`` uses.
 
 State: a ``bytearray`` of 32 places (0 = gap, card = ``1 + 7·suit + rank`` as in
 ``search.py``), a card → place index ``pos``, the 4 gap places and the run length of
@@ -25,6 +27,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from spillebord.solvers.posthus.search import (
@@ -50,6 +53,9 @@ WINS = frozenset(
 )
 
 Move = tuple[int, int, int, bool]
+# A move filter ``(grid, pos, moves) -> moves`` (``stubborn.reduce_moves``): applied to
+# each grid's moves when given (``Dfs.reduce``); ``solve`` uses none.
+Reduce = Callable[[bytearray, list[int], list[Move]], list[Move]]
 
 
 def grid_key(grid: bytes | bytearray) -> int:
@@ -115,6 +121,7 @@ class Dfs:
     deadline: float
     max_nodes: int = 1 << 62
     jitter: random.Random | None = None
+    reduce: Reduce | None = None
     nodes: int = 0
     line: list[str] = field(default_factory=list)
     best_run_cards: int = -1
@@ -150,8 +157,10 @@ class Dfs:
                 break
             fresh: list[tuple[float, int, int, int, int]] = []
             won = False
-            for card, src, dst, extends in node_moves(grid, pos, gaps, runs, open_gaps,
-                                                      prune):
+            children = node_moves(grid, pos, gaps, runs, open_gaps, prune)
+            if self.reduce is not None:
+                children = self.reduce(grid, pos, children)
+            for card, src, dst, extends in children:
                 ckey = key + card * (W[dst] - W[src])
                 if ckey in seen:
                     continue

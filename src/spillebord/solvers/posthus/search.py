@@ -2,10 +2,11 @@
 move generator with its prunings, the move-ordering score, and ``Search`` — a
 depth-first (or greedy best-first) search that copies the grid for every child.
 
-The solver itself runs ``fast.Dfs`` (make/unmake on one grid, integer keys), which
-visits the same grids in the same order as ``Search`` (a test checks it); ``Search``
-stays as that cross-check and for the greedy best-first mode, which the schedule no
-longer uses (a single long pruned depth-first search won more hard deals).
+The solver itself runs ``engine.JitDfs`` (the compiled kernel of ``jit.py``), which
+visits the same grids in the same order as ``fast.Dfs`` (make/unmake on one grid,
+integer keys) and so as ``Search`` (tests check both); ``Search`` and ``fast.Dfs`` stay
+as those cross-checks, and ``Search`` for the greedy best-first mode, which the
+schedule no longer uses (a single long pruned depth-first search won more hard deals).
 
 Representation: 32 bytes, row by row; 0 is a gap, a card is ``1 + 7·suit + rank`` with
 suit C D H S = 0 … 3 and rank 7 … K = 0 … 6, so a card's successor is ``card + 1``
