@@ -39,12 +39,17 @@ def draw_until(page: Any, wanted: Any, limit: int = 120) -> str | None:
     return None
 
 
-def drag(page: Any, src: str, dst: str) -> None:
+def centres(page: Any, src: str, dst: str) -> tuple[float, float, float, float]:
+    """The centres of a drag's source card and its destination place, on the screen."""
     a = page.locator(source_sel(src)).bounding_box()
     b = page.locator(dest_sel(dst)).first.bounding_box()
     assert a and b
-    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
-    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    return (a["x"] + a["width"] / 2, a["y"] + a["height"] / 2,
+            b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+
+
+def drag(page: Any, src: str, dst: str) -> None:
+    x0, y0, x1, y1 = centres(page, src, dst)
     page.mouse.move(x0, y0)
     page.mouse.down()
     for i in range(1, 9):

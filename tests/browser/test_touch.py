@@ -13,17 +13,13 @@ from typing import Any
 import pytest
 
 from .helpers import need_game, start_solitaire, state, version, wait_after
-from .test_studenter import dest_sel, draw_until, source_sel
+from .test_studenter import centres, draw_until, source_sel
 
 pytestmark = pytest.mark.browser
 
 
 def touch_drag(page: Any, src: str, dst: str) -> None:
-    a = page.locator(source_sel(src)).bounding_box()
-    b = page.locator(dest_sel(dst)).first.bounding_box()
-    assert a and b
-    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
-    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    x0, y0, x1, y1 = centres(page, src, dst)
     cdp = page.context.new_cdp_session(page)
 
     def send(kind: str, x: float, y: float) -> None:
