@@ -113,7 +113,9 @@ class Dfs:
     ``best_line`` the line to the grid with most run cards.  Children are marked seen
     when generated and tried best score first (``search.score``, random tie-breaks
     with ``jitter``); every reachable grid is marked once, so an exhausted ``EXACT``
-    search has seen the whole reachable space of the round."""
+    search has seen the whole reachable space of the round.  ``reduce`` (None in
+    ``solve``) filters each grid's moves, e.g. to a stubborn set (``stubborn.py``,
+    measured only)."""
 
     start: bytes
     open_gaps: bool
