@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import importlib
 import random
+import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any
 
 from spillebord.core.errors import NotationError
@@ -59,6 +61,36 @@ class Bot(ABC):
 
     @abstractmethod
     def choose(self, obs: Observation) -> Any: ...
+
+
+class Budget:
+    """A search bot's budget: at most ``count`` rounds (named ``count_name`` in the bot's
+    options) and/or ``seconds`` of wall-clock time, of which at least ``minimum`` rounds
+    are always played.  Bad values raise NotationError naming the option."""
+
+    __slots__ = ("count", "minimum", "seconds")
+
+    def __init__(self, count: int | None, seconds: float | None, count_name: str,
+                 minimum: int = 1) -> None:
+        if count is not None and count < 1:
+            raise NotationError(f"{count_name} must be at least 1")
+        if seconds is not None and seconds <= 0:
+            raise NotationError("seconds must be positive")
+        self.count = count
+        self.seconds = seconds
+        self.minimum = minimum
+
+    def start(self) -> Callable[[int], bool]:
+        """Start the clock; the result tells whether ``done`` rounds spend the budget."""
+        count, minimum = self.count, self.minimum
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+
+        def spent(done: int) -> bool:
+            if count is not None and done >= count:
+                return True
+            return deadline is not None and done >= minimum and time.perf_counter() >= deadline
+
+        return spent
 
 
 class RandomBot(Bot):

@@ -27,7 +27,7 @@ from spillebord.solvers.posthus.search import (
 )
 
 from .positions import P4, pos
-from .test_solver import WON, replay_wins, scrambled
+from .test_solver import WON, reachable, replay_wins, scrambled
 
 
 def engine_moves(state: PosthusState, prune: int) -> set[tuple[int, int, int, bool]]:
@@ -63,25 +63,6 @@ def test_the_win_keys_are_the_won_grids() -> None:
     assert grid_key(encode(pos(WON).grid)) in WINS
     assert grid_key(encode(pos(P4).grid)) not in WINS
     assert len(WINS) == 24
-
-
-def reachable(state: PosthusState, cap: int) -> int | None:
-    """How many grids this round reaches (breadth-first through GAME), None past cap."""
-    seen = {state.grid}
-    frontier = [state]
-    while frontier:
-        nxt: list[PosthusState] = []
-        for s in frontier:
-            for action in s.card_moves:
-                child = s.apply(action)
-                assert isinstance(child, PosthusState)
-                if child.grid not in seen:
-                    seen.add(child.grid)
-                    nxt.append(child)
-        if len(seen) > cap:
-            return None
-        frontier = nxt
-    return len(seen)
 
 
 def test_an_exhausted_exact_search_expands_every_reachable_grid() -> None:

@@ -39,15 +39,16 @@ def replay_wins(state: PosthusState, line: tuple[str, ...]) -> bool:
     return state.outcome is not None and state.outcome.reason == "won"
 
 
-def brute_force(state: PosthusState, cap: int = 20_000) -> bool | None:
-    """Winnable in this round?  Breadth-first over card moves through the protocol."""
+def explore(state: PosthusState, cap: int, stop_at_win: bool) -> tuple[bool, int] | None:
+    """Breadth-first over this round's card moves through the protocol: (a won grid was
+    met, grids seen), stopping at the first won grid when asked; None past ``cap``."""
     seen = {state.grid}
     frontier = [state]
     while frontier:
         nxt: list[PosthusState] = []
         for s in frontier:
-            if s.is_won:
-                return True
+            if stop_at_win and s.is_won:
+                return True, len(seen)
             for action in s.card_moves:
                 child = s.apply(action)
                 assert isinstance(child, PosthusState)
@@ -57,7 +58,19 @@ def brute_force(state: PosthusState, cap: int = 20_000) -> bool | None:
         if len(seen) > cap:
             return None
         frontier = nxt
-    return False
+    return False, len(seen)
+
+
+def brute_force(state: PosthusState, cap: int = 20_000) -> bool | None:
+    """Winnable in this round?  None when more than ``cap`` grids would be needed."""
+    found = explore(state, cap, stop_at_win=True)
+    return None if found is None else found[0]
+
+
+def reachable(state: PosthusState, cap: int) -> int | None:
+    """How many grids this round reaches, None past ``cap``."""
+    found = explore(state, cap, stop_at_win=False)
+    return None if found is None else found[1]
 
 
 @pytest.mark.parametrize("open_gaps", [False, True])

@@ -24,8 +24,7 @@ from spillebord.solvers.posthus.search import (
 )
 
 from .positions import P1, P2, pos
-from .test_fast import reachable
-from .test_solver import brute_force, replay_wins, scrambled
+from .test_solver import brute_force, reachable, replay_wins, scrambled
 
 
 def later() -> float:

@@ -26,10 +26,9 @@ seat loads the biggest holder about one game in ten cycles until the turn limit.
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
-from spillebord.bots import Bot, Observation
+from spillebord.bots import Bot, Budget, Observation
 from spillebord.bots.gammel_jomfru.rollout import POLICIES, Playout
 from spillebord.core.errors import NotationError
 from spillebord.games.gammel_jomfru.state import JomfruState
@@ -47,17 +46,11 @@ class SearchBot(Bot):
                  horizon: int = 400) -> None:
         if policy not in POLICIES:
             raise NotationError(f"search policy must be one of {', '.join(POLICIES)}")
-        if playouts is not None and playouts < 1:
-            raise NotationError("playouts must be at least 1")
-        if seconds is not None and seconds <= 0:
-            raise NotationError("seconds must be positive")
         if seconds is None and playouts is None:
             seconds = DEFAULT_SECONDS
-        self.seconds = seconds
+        self.budget = Budget(playouts, seconds, "playouts", minimum=min_playouts)
         self.horizon = horizon
-        self.playouts = playouts
         self.policy = policy
-        self.min_playouts = min_playouts
         self.last_rounds = 0
 
     def choose(self, obs: Observation) -> Any:
@@ -70,14 +63,9 @@ class SearchBot(Bot):
         """Mean score (lower is better) of each placement."""
         me, rng = obs.seat, obs.rng
         totals = dict.fromkeys(legal, 0.0)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        spent = self.budget.start()
         rounds = 0
-        while True:
-            if self.playouts is not None and rounds >= self.playouts:
-                break
-            if (deadline is not None and rounds >= self.min_playouts
-                    and time.perf_counter() >= deadline):
-                break
+        while not spent(rounds):
             sample = obs.sample()
             assert isinstance(sample, JomfruState)
             seed = rng.getrandbits(64)

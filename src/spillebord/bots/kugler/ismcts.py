@@ -31,10 +31,9 @@ phase early once the two candidates' paired mean difference is z standard errors
 from __future__ import annotations
 
 import math
-import time
 from typing import Any
 
-from spillebord.bots import Bot, Observation
+from spillebord.bots import Bot, Budget, Observation
 from spillebord.bots.kugler.evaluate import keep_value
 from spillebord.bots.kugler.greedy import score_moves
 from spillebord.bots.kugler.rollout import Option, Sim, rank_of
@@ -87,16 +86,11 @@ class IsmctsBot(Bot):
                  width: int = 5, depth: int = 1, horizon: int | None = None,
                  exploration: float = 0.5, screen: int = SCREEN,
                  confidence: float = CONFIDENCE) -> None:
-        if iterations is not None and iterations < 1:
-            raise ValueError("iterations must be at least 1")
-        if seconds is not None and seconds <= 0:
-            raise ValueError("seconds must be positive")
-        if width < 1 or depth < 1 or (horizon is not None and horizon < 1):
-            raise ValueError("width, depth and horizon must be positive")
         if iterations is None and seconds is None:
             iterations = ITERATIONS
-        self.iterations = iterations
-        self.seconds = seconds
+        self.budget = Budget(iterations, seconds, "iterations")
+        if width < 1 or depth < 1 or (horizon is not None and horizon < 1):
+            raise ValueError("width, depth and horizon must be positive")
         self.width = width
         self.depth = depth
         self.horizon = horizon
@@ -131,14 +125,11 @@ class IsmctsBot(Bot):
             return sum(values[i]) / len(values[i]) - keep[i]
 
         active = list(range(len(candidates)))
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        spent = self.budget.start()
         screen = self.screen
-        limit = self.iterations or 1_000_000
         done = 0
         sample = first
-        while done < limit:
-            if deadline is not None and done and time.perf_counter() >= deadline:
-                break
+        while not spent(done):
             if screen:  # sequential halving: all, then the best 3, then the best 2
                 want = len(active) if done < screen else 3 if done < 2 * screen else 2
                 if want < len(active):
