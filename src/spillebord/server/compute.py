@@ -91,16 +91,20 @@ def bot_choose(record_json: str, seat: int, bot: str, options: dict[str, Any],
     return str(player.choose(obs))
 
 
-def warm_up() -> int:
+def warm_up(kernels: bool = False) -> int:
     """Import every game, bot and solver module in a fresh worker, so the first hint or
-    bot decision does not pay for it."""
+    bot decision does not pay for it; with ``kernels`` (the solver worker) also run the
+    solvers' own ``warm_up`` (posthus: load or compile its numba kernel)."""
     from spillebord import games
 
     keys = list(games.keys())
     for key in keys:
         games.load(key)
         bots.names(key)
-        solvers.has_solver(key)
+        if solvers.has_solver(key) and kernels:
+            hook = getattr(solvers.load(key), "warm_up", None)
+            if hook is not None:
+                hook()
     return len(keys)
 
 
@@ -139,7 +143,7 @@ class Compute:
         at server start; failures only cost the first caller the start-up time)."""
         for kind, name in ((self.bot_pool, "bots"), (self.solver_pool, "solver")):
             if kind == "process":
-                await self.run(kind, warm_up, name=name)
+                await self.run(kind, warm_up, name == "solver", name=name)
 
     def close(self) -> None:
         """Stop the workers (blocking: queued work is dropped, running work — bounded by

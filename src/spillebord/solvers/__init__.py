@@ -1,7 +1,8 @@
 """The solvers layer: per-game exact or bounded solvers, and hints.
 
 Each solver module ``spillebord.solvers.<game>`` offers
-``solve(state, seconds) -> SolveResult`` and ``hint(state, seconds) -> str | None``.
+``solve(state, seconds) -> SolveResult`` and ``hint(state, seconds) -> str | None``,
+and may offer ``warm_up()`` (load what its first call would otherwise wait for).
 ``solvers.load(key)`` gives that module (NotationError when a game has none).
 """
 

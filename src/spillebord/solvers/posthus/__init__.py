@@ -61,16 +61,23 @@ def _posthus(state: State) -> PosthusState:
     return state
 
 
+def warm_up() -> None:
+    """Load the compiled kernel (numba's import and the kernel's loading, or its first
+    compile on a fresh checkout, cost a second or more, once per process)."""
+    from spillebord.solvers.posthus import engine
+
+    engine.warm_up()
+
+
 def solve(state: State, seconds: float = 2.0) -> SolveResult:
     """The verdict for the current round of ``state`` (no redeal), within ``seconds``."""
     st = _posthus(state)
     if not seconds > 0:
         raise NotationError("the solver needs a positive number of seconds")
-    # Imported here: numba's import and the kernel's loading (or first compile) cost
-    # a second or more, paid once, by the first solve, before its clock starts.
+    # Paid once, by the first solve of a process, before its clock starts.
+    warm_up()
     from spillebord.solvers.posthus import engine
 
-    engine.warm_up()
     clock = engine.CLOCK
     began = clock()
     if st.is_won:
