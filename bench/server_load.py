@@ -137,20 +137,33 @@ async def player(ws_base: str, http: httpx.AsyncClient, game: str, clock: dict[s
         ws, state, version = await open_game(ws_base, await new_match(http, game))
 
 
-async def echo_client(ws_base: str, stop_at: float, totals: Totals,
-                      payloads: list[str], start: int) -> None:
-    """Send, wait for the echo, repeat.  ``payloads`` rotate (the state-size variant sends
-    real state messages in turn, so deflate's context does not see one text again and
-    again)."""
+ANSWERS_PER_SOCKET = 64  # state texts primed on each socket of the act → state echo
+
+
+async def open_echo(ws_base: str, start: int, answers: list[str] | None) -> Any:
+    """An echo socket; with ``answers``, primed with its share of them (the server then
+    answers each message with the next of these instead of echoing it)."""
+    url = f"{ws_base}/ws-echo" + ("?answers=1" if answers else "")
+    ws = await websockets.connect(url, compression=COMPRESSION[0])
+    if answers:
+        mine = [answers[(start + k) % len(answers)] for k in range(ANSWERS_PER_SOCKET)]
+        await ws.send(orjson.dumps(mine).decode())
+    return ws
+
+
+async def echo_client(ws: Any, stop_at: float, totals: Totals, payloads: list[str],
+                      start: int) -> None:
+    """Send, wait for the answer, repeat.  ``payloads`` rotate (the state-size variant
+    sends real state messages in turn, so deflate's context does not see one text again
+    and again)."""
     i = start
-    async with websockets.connect(f"{ws_base}/ws-echo", compression=COMPRESSION[0]) as ws:
-        while time.perf_counter() < stop_at:
-            t0 = time.perf_counter()
-            await ws.send(payloads[i % len(payloads)])
-            i += 1
-            await ws.recv()
-            totals.latencies.append(time.perf_counter() - t0)
-            totals.actions += 1
+    while time.perf_counter() < stop_at:
+        t0 = time.perf_counter()
+        await ws.send(payloads[i % len(payloads)])
+        i += 1
+        await ws.recv()
+        totals.latencies.append(time.perf_counter() - t0)
+        totals.actions += 1
 
 
 def cpu_seconds(pid: int) -> float:
@@ -251,22 +264,29 @@ ACT = json.dumps({"t": "act", "v": 12, "d": {"action": "8H c2"}})
 
 
 async def echo_phase(ws_base: str, pid: int, args: argparse.Namespace,
-                     payloads: list[str] | None = None) -> dict[str, Any]:
+                     payloads: list[str] | None = None,
+                     answers: list[str] | None = None) -> dict[str, Any]:
     """Echo flood; ``payloads`` None: an ``act``-sized message (the target's
-    definition), else these texts (the state-size variant)."""
+    definition), else these texts (the state-size variant); ``answers``: act-sized
+    messages answered with these texts (an action's traffic, no game)."""
     texts = payloads or [ACT]
     echo = Totals()
+    # Every socket is open (and primed) before the clock starts.
+    sockets = await asyncio.gather(*[open_echo(ws_base, i * 7, answers)
+                                     for i in range(args.clients)])
     server0, client0, wait0 = cpu_seconds(pid), own_cpu(), run_queue_wait(pid)
     threads0 = thread_cpu(pid)
     t0 = time.perf_counter()
-    await asyncio.gather(*[echo_client(ws_base, t0 + args.echo_seconds, echo, texts,
-                                       i * 7) for i in range(args.clients)])
+    await asyncio.gather(*[echo_client(ws, t0 + args.echo_seconds, echo, texts, i * 7)
+                           for i, ws in enumerate(sockets)])
     seconds = time.perf_counter() - t0
     server_cpu, client_cpu = cpu_seconds(pid) - server0, own_cpu() - client0
     waited = run_queue_wait(pid) - wait0
     threads = thread_cpu(pid)
+    await asyncio.gather(*[ws.close() for ws in sockets])
     return {
-        "mode": "echo flood" if payloads is None else "echo state-size",
+        "mode": ("act → state echo" if answers else
+                 "echo flood" if payloads is None else "echo state-size"),
         "seconds": round(seconds, 2), "actions": echo.actions,
         "games": 0, "errors": 0, "actions_per_s": round(echo.actions / seconds),
         "p50_ms": round(pct(echo.latencies, 0.5), 2),
@@ -299,6 +319,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             phases.append(await echo_phase(ws_base, proc.pid, args))
             if args.echo_state and samples:
                 phases.append(await echo_phase(ws_base, proc.pid, args, samples))
+                phases.append(await echo_phase(ws_base, proc.pid, args, answers=samples))
         finally:
             proc.terminate()
             proc.wait(timeout=20)
@@ -307,11 +328,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     flood = next(p for p in phases if p["mode"] == "flood")
     echo = next(p for p in phases if p["mode"] == "echo flood")
     sized = [p for p in phases if p["mode"] == "echo state-size"]
+    shaped = [p for p in phases if p["mode"] == "act → state echo"]
     extra = {}
-    if sized:
+    if sized and shaped:
         extra = {"state_message_bytes": round(sum(map(len, samples)) / len(samples)),
                  "flood_to_state_echo": round(flood["actions_per_s"]
-                                              / max(1, sized[0]["actions_per_s"]), 2)}
+                                              / max(1, sized[0]["actions_per_s"]), 2),
+                 "flood_to_act_state_echo": round(flood["actions_per_s"]
+                                                  / max(1, shaped[0]["actions_per_s"]), 2),
+                 "act_state_echo_to_echo": round(shaped[0]["actions_per_s"]
+                                                 / max(1, echo["actions_per_s"]), 2)}
     return {
         "game": args.game, "clients": args.clients, "deflate": COMPRESSION[0] is not None,
         "cpus": os.cpu_count(), "load_avg_1min": round(os.getloadavg()[0], 2),
@@ -337,7 +363,8 @@ def main() -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--echo-state", action="store_true",
                    help="also echo real state messages (the size the server sends after "
-                        "an action) instead of act-sized ones")
+                        "an action) instead of act-sized ones, and answer act-sized "
+                        "messages with them (an action's traffic, no game)")
     p.add_argument("--no-deflate", action="store_true",
                    help="clients do not offer permessage-deflate")
     args = p.parse_args()
@@ -366,7 +393,10 @@ def main() -> None:
           f"echo CPU per message ÷ CPU per action: {result['cpu_cost_vs_echo']}")
     if "flood_to_state_echo" in result:
         print(f"state-size echo ({result['state_message_bytes']} bytes): flood actions/s ÷ "
-              f"its messages/s: {result['flood_to_state_echo']}")
+              f"its messages/s: {result['flood_to_state_echo']}; act → state echo: "
+              f"flood ÷ it {result['flood_to_act_state_echo']}, it ÷ act echo "
+              f"{result['act_state_echo_to_echo']} (the most any server answering with "
+              f"state messages could reach)")
 
 
 if __name__ == "__main__":

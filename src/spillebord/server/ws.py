@@ -341,9 +341,27 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
 
 
 async def serve_echo(ws: WebSocket) -> None:
-    """Raw echo through the same stack, for the load benchmark's comparison."""
+    """Raw echo through the same stack, for the load benchmark's comparison.
+
+    ``/ws-echo?answers=1``: the first frame is a JSON array of texts; every later frame
+    is answered with the next of them, in turn — the stack's cost of an action's traffic
+    (a small message in, a state-sized one out) with no game and no database."""
     await ws.accept()
     try:
+        if ws.query_params.get("answers"):
+            try:
+                answers = wire.loads(await ws.receive_text())
+            except wire.JSONDecodeError:
+                answers = None
+            if not (isinstance(answers, list) and answers
+                    and all(isinstance(a, str) for a in answers)):
+                await ws.close(code=1003)
+                return
+            i = 0
+            while True:
+                await ws.receive_text()
+                await ws.send_text(answers[i % len(answers)])
+                i += 1
         while True:
             await ws.send_text(await ws.receive_text())
     except (WebSocketDisconnect, RuntimeError):
