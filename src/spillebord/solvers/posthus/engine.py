@@ -23,7 +23,7 @@ from spillebord.solvers.posthus.search import move_text, run_lengths
 
 CHUNK = 20_000
 TABLE_MIN = 1 << 12
-TABLE_MAX = 1 << 22  # 4 M keys, 96 MB; a larger table grows on demand
+TABLE_MAX = 1 << 23  # 8 M keys, 192 MB (zero pages until used); a larger one grows on demand
 REHASH_SECONDS = 2e-7  # per slot, a pessimistic time to double the table
 RATE = 2_500_000  # marked grids per second, to size the table (measured: 1–3 M)
 PATH0 = 1 << 12
