@@ -31,6 +31,8 @@ PRUNE_KEEPS = np.array([0, 0, 1, 1, 0], dtype=np.int64)
 PRUNE_LOOSE = np.array([0, 1, 0, 0, 1], dtype=np.int64)
 PRUNE_FORCES = np.array([0, 0, 0, 1, 1], dtype=np.int64)
 SEVENS = (1, 8, 15, 22)
+# Per card code (0 = gap): its rank 0–6 (7 … K); -1 for a gap.
+RANK = np.array([-1] + [(c - 1) % 7 for c in range(1, 29)], dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -85,8 +87,9 @@ def _score(grid: np.ndarray, runs: np.ndarray, card: int, src: int, dst: int,
     if ext:
         value += 10
     dcol = dst & 7
-    pred = card - 1 if (card - 1) % 7 > 0 else -1
-    succ = -1 if (card - 1) % 7 == 6 else card + 1
+    rank = RANK[card]
+    pred = card - 1 if rank > 0 else -1
+    succ = -1 if rank == 6 else card + 1
     if dcol and grid[dst - 1] == pred:
         value += 1
     if dcol < 7 and grid[dst + 1] == succ:
@@ -123,15 +126,18 @@ def run(st: np.ndarray, grid: np.ndarray, pos: np.ndarray, gaps: np.ndarray,
     mask = cap - 1
     done = 0
     status = PAUSED
+    # The counters live in locals during the chunk (written back at its end).
+    nodes, count, best = st[S_NODES], st[S_COUNT], st[S_BEST]
+    plen, nframes, npend = st[S_PLEN], st[S_NFRAMES], st[S_NPEND]
     while True:
         if done >= limit:
             break
-        if (st[S_COUNT] + MAX_CHILDREN) * 10 > cap * 7 or st[S_PLEN] + 2 >= path.shape[0] \
-                or st[S_NPEND] + MAX_CHILDREN >= pend.shape[0]:
+        if (count + MAX_CHILDREN) * 10 > cap * 7 or plen + 2 >= path.shape[0] \
+                or npend + MAX_CHILDREN >= pend.shape[0]:
             status = GROW
             break
         done += 1
-        st[S_NODES] += 1
+        nodes += 1
         # --- the moves of the grid (same order as fast.node_moves)
         n = 0
         n_ext = 0
@@ -139,7 +145,7 @@ def run(st: np.ndarray, grid: np.ndarray, pos: np.ndarray, gaps: np.ndarray,
             gap = gaps[gi]
             gcol = gap & 7
             left = grid[gap - 1] if gcol else 0
-            if left and (left - 1) % 7 == 6:
+            if RANK[left] == 6:
                 continue
             right = grid[gap + 1] if gcol < 7 else 0
             nc = 0
@@ -151,7 +157,7 @@ def run(st: np.ndarray, grid: np.ndarray, pos: np.ndarray, gaps: np.ndarray,
                 if gcol and left:
                     cards[nc] = left + 1
                     nc += 1
-                if right and (right - 1) % 7 > 0:
+                if RANK[right] > 0:
                     cards[nc] = right - 1
                     nc += 1
                 if gcol == 0:
@@ -170,10 +176,8 @@ def run(st: np.ndarray, grid: np.ndarray, pos: np.ndarray, gaps: np.ndarray,
                         continue
                 ext = 0
                 if slot:
-                    if gcol:
-                        ext = 1 if card == left + 1 else 0
-                    else:
-                        ext = 1 if (card - 1) % 7 == 0 else 0
+                    # the left neighbour's successor, or a 7 in column a
+                    ext = int(card == left + 1) if gcol else int(RANK[card] == 0)
                 m[n, 0], m[n, 1], m[n, 2], m[n, 3] = card, src, gap, ext
                 n += 1
                 n_ext += ext
@@ -212,7 +216,6 @@ def run(st: np.ndarray, grid: np.ndarray, pos: np.ndarray, gaps: np.ndarray,
         # --- the unseen children, scored
         nf = 0
         won = False
-        plen = st[S_PLEN]
         for j in range(n):
             if forces and n_ext and not m[j, 3]:
                 continue
@@ -220,11 +223,13 @@ def run(st: np.ndarray, grid: np.ndarray, pos: np.ndarray, gaps: np.ndarray,
             c0, c1, c2 = kc[j, 0], kc[j, 1], kc[j, 2]
             if not _insert_at(table, kc[j, 3], c0, c1, c2):
                 continue
-            st[S_COUNT] += 1
-            if m[j, 3]:  # only a move that extends a run can win: try it
+            count += 1
+            # Only a move that extends a run can win, and only when the other rows
+            # are complete: try it.
+            if m[j, 3] and runs[0] + runs[1] + runs[2] + runs[3] - runs[dst >> 3] == 21:
                 p = _make(grid, pos, gaps, runs, rows, path, plen, card, src, dst)
                 if runs[0] + runs[1] + runs[2] + runs[3] == 28:
-                    st[S_PLEN] = p
+                    plen = p
                     won = True
                     break
                 _unmake(grid, pos, gaps, runs, rows, path, p)
@@ -239,25 +244,24 @@ def run(st: np.ndarray, grid: np.ndarray, pos: np.ndarray, gaps: np.ndarray,
                                                   and fk[i - 1, 2] < c2))))):
                     break
                 fv[i] = fv[i - 1]
-                fk[i, :] = fk[i - 1, :]
-                fm[i, :] = fm[i - 1, :]
+                fk[i, 0], fk[i, 1], fk[i, 2] = fk[i - 1, 0], fk[i - 1, 1], fk[i - 1, 2]
+                fm[i, 0], fm[i, 1], fm[i, 2] = fm[i - 1, 0], fm[i - 1, 1], fm[i - 1, 2]
                 i -= 1
             fv[i] = value
             fk[i, 0], fk[i, 1], fk[i, 2] = c0, c1, c2
             fm[i, 0], fm[i, 1], fm[i, 2] = card, src, dst
             nf += 1
         if won:
-            plen = st[S_PLEN]
             best_path[:plen] = path[:plen]
             st[S_BESTLEN] = plen
-            st[S_BEST] = 28
+            best = 28
             status = WIN
             break
         # --- push the frame, then backtrack to the deepest frame with a child left
-        nframes = st[S_NFRAMES]
-        npend = st[S_NPEND]
         fstart[nframes] = npend
-        pend[npend:npend + nf] = fm[:nf]
+        for i in range(nf):
+            pend[npend + i, 0], pend[npend + i, 1], pend[npend + i, 2] = \
+                fm[i, 0], fm[i, 1], fm[i, 2]
         npend += nf
         nframes += 1
         while nframes > 0 and npend == fstart[nframes - 1]:
@@ -265,18 +269,18 @@ def run(st: np.ndarray, grid: np.ndarray, pos: np.ndarray, gaps: np.ndarray,
             if plen > 0:
                 plen = _unmake(grid, pos, gaps, runs, rows, path, plen)
         if nframes == 0:
-            st[S_NFRAMES], st[S_NPEND], st[S_PLEN] = 0, npend, plen
             status = EXHAUSTED
             break
         npend -= 1
         plen = _make(grid, pos, gaps, runs, rows, path, plen, pend[npend, 0],
                      pend[npend, 1], pend[npend, 2])
-        st[S_NFRAMES], st[S_NPEND], st[S_PLEN] = nframes, npend, plen
         total = runs[0] + runs[1] + runs[2] + runs[3]
-        if total > st[S_BEST]:
-            st[S_BEST] = total
+        if total > best:
+            best = total
             best_path[:plen] = path[:plen]
             st[S_BESTLEN] = plen
+    st[S_NODES], st[S_COUNT], st[S_BEST] = nodes, count, best
+    st[S_PLEN], st[S_NFRAMES], st[S_NPEND] = plen, nframes, npend
     for r in range(4):
         st[S_ROWS + r] = rows[r]
     st[S_STATUS] = status
