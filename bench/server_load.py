@@ -213,6 +213,37 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
+class Meter:
+    """The clock and CPU counters of one timed phase, and the phase's figures."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.server0, self.client0 = cpu_seconds(pid), own_cpu()
+        self.wait0, self.threads0 = run_queue_wait(pid), thread_cpu(pid)
+        self.t0 = time.perf_counter()
+
+    def result(self, mode: str, totals: Totals) -> dict[str, Any]:
+        seconds = time.perf_counter() - self.t0
+        server_cpu = cpu_seconds(self.pid) - self.server0
+        client_cpu = own_cpu() - self.client0
+        waited = run_queue_wait(self.pid) - self.wait0
+        n = max(1, totals.actions)
+        return {
+            "mode": mode, "seconds": round(seconds, 2), "actions": totals.actions,
+            "games": totals.games, "errors": totals.errors,
+            "actions_per_s": round(totals.actions / seconds),
+            "p50_ms": round(pct(totals.latencies, 0.5), 2),
+            "p99_ms": round(pct(totals.latencies, 0.99), 2),
+            "max_ms": round(max(totals.latencies, default=0) * 1000, 2),
+            "server_cpu_pct": round(100 * server_cpu / seconds),
+            "server_wait_pct": round(100 * waited / seconds),
+            "server_cpu_us_per_action": round(server_cpu / n * 1e6),
+            **per_thread(self.threads0, thread_cpu(self.pid), totals.actions),
+            "client_cpu_pct": round(100 * client_cpu / seconds),
+            "client_us_per_action": round(client_cpu / n * 1e6),
+        }
+
+
 async def play_phase(base: str, ws_base: str, pid: int, args: argparse.Namespace,
                      rate: float) -> dict[str, Any]:
     """One timed phase of game play; ``rate`` 0 = flood (no pacing)."""
@@ -224,32 +255,13 @@ async def play_phase(base: str, ws_base: str, pid: int, args: argparse.Namespace
         totals = Totals()
         budget = [args.max_games]
         interval = args.clients / rate if rate > 0 else 0.0
-        server0, client0, wait0 = cpu_seconds(pid), own_cpu(), run_queue_wait(pid)
-        threads0 = thread_cpu(pid)
-        t0 = time.perf_counter()
-        clock = {"start": t0, "stop": t0 + args.seconds}
+        meter = Meter(pid)
+        clock = {"start": meter.t0, "stop": meter.t0 + args.seconds}
         await asyncio.gather(*[
             player(ws_base, http, args.game, clock, budget, totals,
                    random.Random(i), firsts[i], interval) for i in range(args.clients)])
-        seconds = time.perf_counter() - t0
-        server_cpu, client_cpu = cpu_seconds(pid) - server0, own_cpu() - client0
-        waited = run_queue_wait(pid) - wait0
-        threads = thread_cpu(pid)
-    return {
-        "mode": f"paced {rate:g}/s" if rate > 0 else "flood",
-        "seconds": round(seconds, 2), "actions": totals.actions, "games": totals.games,
-        "errors": totals.errors, "actions_per_s": round(totals.actions / seconds),
-        "p50_ms": round(pct(totals.latencies, 0.5), 2),
-        "p99_ms": round(pct(totals.latencies, 0.99), 2),
-        "max_ms": round(max(totals.latencies, default=0) * 1000, 2),
-        "server_cpu_pct": round(100 * server_cpu / seconds),
-        "server_wait_pct": round(100 * waited / seconds),
-        "server_cpu_us_per_action": round(server_cpu / max(1, totals.actions) * 1e6),
-        **per_thread(threads0, threads, totals.actions),
-        "client_cpu_pct": round(100 * client_cpu / seconds),
-        "client_us_per_action": round(client_cpu / max(1, totals.actions) * 1e6),
-        "_samples": totals.samples,
-    }
+        result = meter.result(f"paced {rate:g}/s" if rate > 0 else "flood", totals)
+    return {**result, "_samples": totals.samples}
 
 
 def per_thread(before: dict[str, float], after: dict[str, float], n: int) -> dict[str, int]:
@@ -274,31 +286,13 @@ async def echo_phase(ws_base: str, pid: int, args: argparse.Namespace,
     # Every socket is open (and primed) before the clock starts.
     sockets = await asyncio.gather(*[open_echo(ws_base, i * 7, answers)
                                      for i in range(args.clients)])
-    server0, client0, wait0 = cpu_seconds(pid), own_cpu(), run_queue_wait(pid)
-    threads0 = thread_cpu(pid)
-    t0 = time.perf_counter()
-    await asyncio.gather(*[echo_client(ws, t0 + args.echo_seconds, echo, texts, i * 7)
+    meter = Meter(pid)
+    await asyncio.gather(*[echo_client(ws, meter.t0 + args.echo_seconds, echo, texts, i * 7)
                            for i, ws in enumerate(sockets)])
-    seconds = time.perf_counter() - t0
-    server_cpu, client_cpu = cpu_seconds(pid) - server0, own_cpu() - client0
-    waited = run_queue_wait(pid) - wait0
-    threads = thread_cpu(pid)
+    result = meter.result("act → state echo" if answers else
+                          "echo flood" if payloads is None else "echo state-size", echo)
     await asyncio.gather(*[ws.close() for ws in sockets])
-    return {
-        "mode": ("act → state echo" if answers else
-                 "echo flood" if payloads is None else "echo state-size"),
-        "seconds": round(seconds, 2), "actions": echo.actions,
-        "games": 0, "errors": 0, "actions_per_s": round(echo.actions / seconds),
-        "p50_ms": round(pct(echo.latencies, 0.5), 2),
-        "p99_ms": round(pct(echo.latencies, 0.99), 2),
-        "max_ms": round(max(echo.latencies, default=0) * 1000, 2),
-        "server_cpu_pct": round(100 * server_cpu / seconds),
-        "server_wait_pct": round(100 * waited / seconds),
-        "server_cpu_us_per_action": round(server_cpu / max(1, echo.actions) * 1e6),
-        **per_thread(threads0, threads, echo.actions),
-        "client_cpu_pct": round(100 * client_cpu / seconds),
-        "client_us_per_action": round(client_cpu / max(1, echo.actions) * 1e6),
-    }
+    return result
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
