@@ -45,8 +45,10 @@ async def get(base: str, path: str, **headers: str) -> httpx.Response:
 def events_of(c: Client, after_reconnect: bool = False) -> list[dict[str, Any]]:
     """Every event a client was told, in the order it was first told.  On one socket an
     event is told once.  After a reconnect (``after_reconnect``) the ``sync`` answer may
-    repeat an event that a broadcast on the new socket already delivered; a client keeps
-    events by number, so a repeat is allowed there but must be the very same event."""
+    repeat an event that a broadcast on the new socket already delivered, or bring a
+    missed event after such a broadcast of a newer one; a client keeps events by number,
+    so a repeat is allowed there but must be the very same event, and the events are
+    returned in the order of their numbers."""
     kept: dict[int, dict[str, Any]] = {}
     order: list[dict[str, Any]] = []
     for m in c.seen:
@@ -59,6 +61,8 @@ def events_of(c: Client, after_reconnect: bool = False) -> list[dict[str, Any]]:
                 continue
             kept[e["seq"]] = e
             order.append(e)
+    if after_reconnect:
+        order.sort(key=lambda e: int(e["seq"]))
     return order
 
 

@@ -93,6 +93,9 @@ function onState(d, v) {
   const received = performance.now();
   if (!log.length && v > 0 && !(d.events || []).length) session.syncAll();
   for (const ev of d.events || []) if (!log.some((e) => e.seq === ev.seq)) log.push(ev);
+  // Kept by number: after a reconnect the `sync` answer can bring a missed event after
+  // a newer one that the new socket was already told.
+  log.sort((a, b) => a.seq - b.seq);
   last = d;
   debug.state = d;
   const st = { view: d.view, legal: d.legal, seat: mySeat, toMove: d.to_move, events: d.events || [], outcome: d.outcome };
