@@ -111,7 +111,8 @@ def dumps(obj: Any) -> str:
 
 async def reconnect(base: str, old: Client, match_id: str, token: str | None) -> Client:
     """A new socket for the same seat that resumes where ``old`` stopped: ``sync`` from
-    the last version it saw, so the events it missed arrive in order."""
+    the last version it saw, so the events it missed arrive (``events_of`` keeps them by
+    number: a broadcast on the new socket may come first)."""
     c = await Client.open(base, match_id, token)
     await c.expect("welcome")
     await c.recv()  # the full state
