@@ -1,7 +1,7 @@
 // The WebSocket session of one match (docs/protocol.md, "WebSocket /ws/{match_id}").
 // It keeps the latest version, sends the token in a first `hello` (never in the URL),
 // and reconnects after a dropped network with a growing delay; after reconnecting it
-// asks for `sync` so the page gets the full state again.  Handlers: onWelcome, onState,
+// asks for `sync` from the last version it saw, so the page gets the events it missed.  Handlers: onWelcome, onState,
 // onError, onHint, onVerdict, onChoices, onConnection(status).
 
 import { parseJson } from "./api.js";
@@ -17,6 +17,7 @@ export class Session {
     this.closed = false;
     this.timer = null;
     this.pending = [];
+    this.connected = false; // a socket of this session has opened before
   }
 
   url() {
@@ -26,12 +27,17 @@ export class Session {
 
   connect() {
     if (this.closed) return;
+    // A reconnect resumes from the last version seen: the first state on a new socket
+    // carries no events, so `sync` asks for the ones missed meanwhile.
+    const resume = this.connected ? this.version : null;
     const ws = new WebSocket(this.url());
     this.ws = ws;
     this.h.onConnection?.("connecting");
     ws.addEventListener("open", () => {
       this.retry = 0;
+      this.connected = true;
       if (this.token) this.raw("hello", { token: this.token });
+      if (resume !== null) ws.send(JSON.stringify({ t: "sync", v: resume, d: {} }));
       this.h.onConnection?.("open");
       for (const msg of this.pending.splice(0)) ws.send(msg);
     });
