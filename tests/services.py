@@ -162,9 +162,23 @@ class Redis:
         self.proc, self.dir = again.proc, again.dir
 
 
+class OnLoopback:
+    """The http:// and ws:// addresses of a server listening on 127.0.0.1:``port``."""
+
+    port: int
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+
 # -- app workers --------------------------------------------------------------------------
 @dataclass
-class Worker:
+class Worker(OnLoopback):
     """One ``uvicorn spillebord.server.app:create_app`` process."""
 
     port: int
@@ -186,14 +200,6 @@ class Worker:
         out.close()
         wait_port(self.port, timeout, self.proc)
         return self
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""
@@ -247,7 +253,7 @@ class Workers:
 
 # -- nginx --------------------------------------------------------------------------------
 @dataclass
-class Nginx:
+class Nginx(OnLoopback):
     port: int
     proc: subprocess.Popen[bytes]
     prefix: Path
@@ -268,14 +274,6 @@ class Nginx:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_port(port, proc=proc)
         return cls(port, proc, prefix)
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
     def stop(self) -> None:
         _stop(self.proc)

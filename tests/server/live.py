@@ -13,13 +13,13 @@ from typing import Any
 import httpx
 import uvicorn
 import websockets
-from tests.services import free_port
+from tests.services import OnLoopback, free_port
 
 from spillebord.server.app import create_app
 from spillebord.server.settings import Settings
 
 
-class LiveServer:
+class LiveServer(OnLoopback):
     """uvicorn serving ``create_app(settings)`` in a background thread."""
 
     def __init__(self, settings: Settings) -> None:
@@ -37,14 +37,6 @@ class LiveServer:
             self.server.run()
         except SystemExit as exc:  # uvicorn exits when the app's start-up fails
             self.exit = exc
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> LiveServer:
         self.thread.start()

@@ -27,7 +27,7 @@ from spillebord.solvers.posthus.search import (
 )
 
 from .positions import P4, pos
-from .test_solver import WON, reachable, replay_wins, scrambled
+from .test_solver import WON, replay_wins, small_spaces
 
 
 def engine_moves(state: PosthusState, prune: int) -> set[tuple[int, int, int, bool]]:
@@ -66,22 +66,13 @@ def test_the_win_keys_are_the_won_grids() -> None:
 
 
 def test_an_exhausted_exact_search_expands_every_reachable_grid() -> None:
-    rng = random.Random(12)
-    checked = 0
-    while checked < 25:
-        state = scrambled(rng, rng.randint(1, 4))
-        if state.outcome is not None or state.is_won:
-            continue
-        count = reachable(state, 5_000)
-        if count is None:
-            continue
+    for state, count in small_spaces(12, 25):
         search = Dfs(bytes(encode(state.grid)), False, EXACT, time.perf_counter() + 30)
         status = search.run()
         if status == "exhausted":
             assert search.nodes == count
         else:
             assert status == "win" and replay_wins(state, tuple(search.line))
-        checked += 1
 
 
 def test_subsumed_prunings_offer_fewer_moves() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -124,6 +125,22 @@ def scrambled(rng: random.Random, swaps: int) -> PosthusState:
         " ".join(c or "--" for c in cells[r * 8 : r * 8 + 8]) for r in range(4)
     )
     return GAME.parse_position(text)
+
+
+def small_spaces(seed: int, n: int, cap: int = 5_000) -> Iterator[tuple[PosthusState, int]]:
+    """``n`` scrambled won grids, still in play, whose round reaches at most ``cap``
+    grids; each with that count."""
+    rng = random.Random(seed)
+    checked = 0
+    while checked < n:
+        state = scrambled(rng, rng.randint(1, 4))
+        if state.outcome is not None or state.is_won:
+            continue
+        count = reachable(state, cap)
+        if count is None:
+            continue
+        yield state, count
+        checked += 1
 
 
 def test_small_positions_agree_with_brute_force() -> None:

@@ -24,7 +24,7 @@ from spillebord.solvers.posthus.search import (
 )
 
 from .positions import P1, P2, pos
-from .test_solver import brute_force, reachable, replay_wins, scrambled
+from .test_solver import brute_force, replay_wins, scrambled, small_spaces
 
 
 def later() -> float:
@@ -67,15 +67,7 @@ def test_same_search_on_scrambled_positions(open_gaps: bool) -> None:
 
 @pytest.mark.parametrize("symmetry", [False, True])
 def test_exhausted_exact_searches_are_proofs(symmetry: bool) -> None:
-    rng = random.Random(12)
-    checked = 0
-    while checked < 25:
-        state = scrambled(rng, rng.randint(1, 4))
-        if state.outcome is not None or state.is_won:
-            continue
-        count = reachable(state, 5_000)
-        if count is None:
-            continue
+    for state, count in small_spaces(12, 25):
         search = JitDfs(bytes(encode(state.grid)), False, EXACT, later(), symmetry=symmetry)
         status = search.run()
         assert status == ("win" if brute_force(state) else "exhausted")
@@ -83,7 +75,6 @@ def test_exhausted_exact_searches_are_proofs(symmetry: bool) -> None:
             assert search.nodes == search.seen == count
         if status == "win":
             assert replay_wins(state, tuple(search.line))
-        checked += 1
 
 
 def test_growing_the_arrays_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
