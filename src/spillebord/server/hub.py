@@ -181,8 +181,13 @@ class Hub:
         if session is not None:
             session.seats[seat].token_hash = token_hash(token)
             session.seats[seat].player_id = player
+        if session is None:
+            session = await self.get(match_id)
+            self.release(session)
+        fair = session.fair_info()
         return {"match_id": match_id, "seat": seat, "token": token,
-                "play_url": f"/play/{match_id}#token={token}"}
+                "play_url": f"/play/{match_id}#token={token}",
+                "commitment": fair["commitment"] if fair else None}
 
     def game_or_refuse(self, key: str) -> games.Game:
         try:

@@ -1,6 +1,8 @@
 """Creating a match: validate the request against the game, pick the deal (a random
-one, or a winnable one found by the solver off the event loop), write the match with
-hashed seat tokens and invite codes, and start its session."""
+one, or a winnable one found by the solver off the event loop), seal it with a
+commitment (fairness.py), write the match with hashed seat tokens and invite codes, and
+start its session.  A chosen deal number is refused when the table has invited seats:
+the creator would know the invited players' cards."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from spillebord import bots
-from spillebord.server import compute
+from spillebord.server import compute, fairness
 from spillebord.server.errors import Refusal
 from spillebord.server.hub import Hub, new_token
 from spillebord.server.sessions import token_hash
@@ -67,10 +69,15 @@ def check_player(player: str | None) -> str | None:
 
 
 async def pick_deal(hub: Hub, game_key: str, solitaire: bool, deal: int | str,
-                    flags: dict[str, bool]) -> int:
+                    flags: dict[str, bool], invited: bool = False) -> int:
+    """The deal number; ``invited``: the table has seats for invited players."""
     if isinstance(deal, int):
         if isinstance(deal, bool) or not 0 <= deal <= MAX_DEAL:
             raise Refusal("bad_deal", f"a deal number is an integer from 0 to {MAX_DEAL}")
+        if invited:
+            raise Refusal("chosen_deal", "a chosen deal number is only for solitaires and "
+                                         "tables whose other seats are bots: with invited "
+                                         "players the server deals (a sealed random deal)")
         return deal
     if deal == "random":
         # Table deals decide every hidden card: 63 random bits, so nobody can search
@@ -110,7 +117,8 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None) -> dict[s
     if t is not None and not hub.settings.min_takeover <= t <= 86400:
         raise Refusal("bad_request", f"takeover_seconds is null or "
                                      f"{hub.settings.min_takeover}–86400")
-    deal = await pick_deal(hub, game.key, game.is_solitaire, req.deal, flags)
+    deal = await pick_deal(hub, game.key, game.is_solitaire, req.deal, flags,
+                           invited="human" in specs)
     try:
         game.new(deal=deal, seats=n, **flags)
     except ValueError as exc:
@@ -136,9 +144,10 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None) -> dict[s
             seat_rows.append(SeatRow(i, "human"))
     row = MatchRow(id=match_id, game=game.key, flags=flags, seats=n, deal=deal,
                    status="running", created=now(), takeover_seconds=t, creator=player,
-                   seat_rows=seat_rows)
+                   seat_rows=seat_rows, salt=fairness.new_salt())
     await asyncio.to_thread(hub.repo.create_match, row, invite_hashes)
     hub.adopt(row)
     return {"match_id": match_id, "seat": my_seat, "token": token,
             "play_url": f"/play/{match_id}" + (f"#token={token}" if token else ""),
-            "invites": invites}
+            "invites": invites,
+            "commitment": fairness.commitment(deal, row.salt or "")}

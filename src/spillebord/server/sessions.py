@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from spillebord import games
 from spillebord.core.protocol import Game, State, replay
 from spillebord.core.record import GameRecord
-from spillebord.server import wire
+from spillebord.server import fairness, wire
 from spillebord.server.errors import Refusal
 from spillebord.server.storage.repo import EventRow, MatchRow, Repository, SeatRow, now
 from spillebord.server.storage.writer import Op
@@ -303,6 +303,19 @@ class Session:
         return (f'{{"t":"state","v":{version},"d":{cached[1]},'
                 f'"events":{_dumps(events)}}}}}')
 
+    def fair_info(self) -> dict[str, Any] | None:
+        """The deal's commitment; with the deal and salt once they may be shown (the
+        game is over, or a solitaire, whose deal is public anyway).  None for matches
+        created before deals were sealed."""
+        r = self.row
+        if r.salt is None:
+            return None
+        reveal = self.solitaire or not self.running
+        return {"algorithm": fairness.ALGORITHM,
+                "commitment": fairness.commitment(r.deal, r.salt),
+                "deal": r.deal if reveal else None,
+                "salt": r.salt if reveal else None}
+
     def public_info(self) -> dict[str, Any]:
         r = self.row
         show_deal = self.solitaire or not self.running
@@ -324,6 +337,7 @@ class Session:
             "to_move": self.state.to_move,
             "outcome": r.outcome,
             "deal": r.deal if show_deal else None,
+            "fair": self.fair_info(),
             "takeover_seconds": r.takeover_seconds,
             "created": r.created.isoformat(),
             "finished": r.finished.isoformat() if r.finished else None,

@@ -36,6 +36,7 @@ matches = Table(
     Column("flags", JSON, nullable=False),
     Column("seats", Integer, nullable=False),
     Column("deal", BigInteger, nullable=False),
+    Column("salt", String(64), nullable=True),  # the deal commitment's salt (fairness.py)
     Column("status", String(16), nullable=False),  # running | finished
     Column("outcome", JSON, nullable=True),
     Column("takeover_seconds", Integer, nullable=True),

@@ -52,6 +52,7 @@ class MatchRow:
     creator: str | None = None
     outcome: dict[str, Any] | None = None
     finished: datetime | None = None
+    salt: str | None = None  # the deal commitment's salt; None for older matches
     seat_rows: list[SeatRow] = field(default_factory=list)
     events: list[EventRow] = field(default_factory=list)
 
@@ -81,7 +82,7 @@ class Repository:
     def create_match(self, m: MatchRow, invite_hashes: dict[int, str]) -> None:
         with self.engine.begin() as conn:
             conn.execute(insert(matches).values(
-                id=m.id, game=m.game, flags=m.flags, seats=m.seats, deal=m.deal,
+                id=m.id, game=m.game, flags=m.flags, seats=m.seats, deal=m.deal, salt=m.salt,
                 status=m.status, outcome=None, takeover_seconds=m.takeover_seconds,
                 creator=m.creator, created=m.created, finished=None,
             ))
@@ -101,7 +102,7 @@ class Repository:
             id=row.id, game=row.game, flags=dict(row.flags), seats=row.seats,
             deal=int(row.deal), status=row.status, created=_aware(row.created) or now(),
             takeover_seconds=row.takeover_seconds, creator=row.creator,
-            outcome=row.outcome, finished=_aware(row.finished),
+            outcome=row.outcome, finished=_aware(row.finished), salt=row.salt,
         )
         for s in conn.execute(select(seats).where(seats.c.match_id == m.id)
                               .order_by(seats.c.seat)):
