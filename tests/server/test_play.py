@@ -52,8 +52,25 @@ def check_messages(client: Client, seat: int | None, states: list[State]) -> int
                     if seat is not None and state.to_move == seat else [])
         assert d["legal"] == expected
         assert d["to_move"] == state.to_move
+        # Move facts for pages: those of the seat's legal actions, and of each event.
+        game = state.game
+        facts = {a: game.describe(state, a) for a in expected}
+        assert d.get("moves", {}) == {a: f for a, f in facts.items() if f is not None}
+        for e in d["events"]:
+            if e["kind"] != "undo":
+                before, after = states[e["seq"] - 1], states[e["seq"]]
+                assert e.get("move") == game.describe(before, e["action"], after)
         checked += 1
     return checked
+
+
+def test_table_games_describe_their_moves() -> None:
+    """Kugler and Gammel Jomfru send move facts; the solitaires' texts say it all."""
+    for key in KEYS:
+        game = games.load(key)
+        state = game.new(deal=5, seats=game.default_seats)
+        first = str(state.legal_actions()[0])
+        assert (game.describe(state, first) is None) == game.is_solitaire, key
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -104,6 +121,10 @@ async def test_full_game_with_bots(server: LiveServer, key: str) -> None:
                                  params={"step": len(actions) + 1})
         assert too_far.status_code == 404
     states = replay_states(rec, rec["events"])
+    for e in rec["events"]:  # the record's events carry the same facts
+        if e["kind"] != "undo":
+            assert e.get("move") == game.describe(states[e["seq"] - 1], e["action"],
+                                                  states[e["seq"]])
     assert check_messages(me, 0, states) >= 2
     assert check_messages(watcher, None, states) >= 2
     await me.close()

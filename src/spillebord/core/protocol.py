@@ -189,6 +189,14 @@ class Game(ABC):
         Games without click-to-move keep this default."""
         return []
 
+    def describe(self, state: State, action: str, after: State | None = None) -> JSON | None:
+        """Facts about the legal ``action`` played in ``state`` (``after``: the state it
+        led to, when known) that let a page word the move in the player's language
+        without knowing the rules — e.g. which card, how many fields, whose marble was
+        hit.  Only what every seat may see once the action is played (the server sends
+        an event's facts to all).  None: the action text says it all (the default)."""
+        return None
+
     def info(self) -> JSON:
         return {
             "key": self.key,

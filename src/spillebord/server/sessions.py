@@ -70,6 +70,9 @@ class Session:
         self.checkpoints: dict[int, State] = {0: start}
         self._legal_cache: tuple[int, list[str], dict[str, Any]] | None = None
         self._render: dict[int | None, tuple[int, str]] = {}
+        # Move facts (Game.describe) of the events, by seq, and of the legal actions.
+        self.facts: dict[int, dict[str, Any]] = {}
+        self._moves_cache: tuple[int, dict[str, Any]] | None = None
         self.connected: dict[int, int] = {}
         self.away_since: dict[int, float] = {s.seat: time.monotonic() for s in self.seats}
         self.on_change: list[Callable[[], None]] = []
@@ -102,9 +105,20 @@ class Session:
             cache = self._legal_cache = (self.version, list(by_text), by_text)
         return cache[1], cache[2]
 
+    def moves(self) -> dict[str, Any]:
+        """The move facts of the legal actions, by text (games that describe moves)."""
+        cache = self._moves_cache
+        if cache is None or cache[0] != self.version:
+            texts, _ = self.legal()
+            facts = {t: self.game.describe(self.state, t) for t in texts}
+            cache = self._moves_cache = (
+                self.version, {t: f for t, f in facts.items() if f is not None})
+        return cache[1]
+
     def _apply_event(self, e: EventRow, nxt: State | None = None) -> None:
         """Apply a committed (or reloaded) event to the in-memory state; ``nxt`` is the
         resulting state when the caller already computed it."""
+        before = self._state
         if e.kind == "act":
             self._advance(e.text, nxt)
             self.undone.clear()
@@ -115,6 +129,10 @@ class Session:
                 del self.checkpoints[index]
         elif e.kind == "redo":
             self._advance(self.undone.pop(), nxt)
+        if e.kind != "undo":
+            facts = self.game.describe(before, self.applied[-1], self._state)
+            if facts is not None:
+                self.facts[e.seq] = facts
         self.events.append(e)
 
     def _advance(self, text: str, nxt: State | None) -> None:
@@ -276,6 +294,9 @@ class Session:
         out: dict[str, Any] = {"seq": e.seq, "kind": e.kind, "seat": e.seat, "action": e.text}
         if e.by_bot:
             out["by"] = "bot"
+        facts = self.facts.get(e.seq)
+        if facts is not None:
+            out["move"] = facts
         return out
 
     def state_message(self, seat: int | None, since: int) -> str:
@@ -294,6 +315,10 @@ class Session:
                 "outcome": None if outcome is None else outcome.to_json(),
                 "status": self.row.status,
             }
+            if seat is not None and state.to_move == seat:
+                moves = self.moves()
+                if moves:
+                    body["moves"] = moves
             if self.solitaire:
                 body["can_undo"] = bool(self.applied) and self.running
                 body["can_redo"] = bool(self.undone) and self.running

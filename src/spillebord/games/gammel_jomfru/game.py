@@ -14,9 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from spillebord.core.errors import NotationError
-from spillebord.core.protocol import FlagSpec, Game, State
+from spillebord.core.protocol import JSON, FlagSpec, Game, State
 from spillebord.core.rng import shuffled
 from spillebord.games.gammel_jomfru.actions import refusal
+from spillebord.games.gammel_jomfru.describe import describe
 from spillebord.games.gammel_jomfru.notation import format_position, parse_position
 from spillebord.games.gammel_jomfru.rules import DECK, default_turn_limit
 from spillebord.games.gammel_jomfru.state import JomfruState
@@ -54,6 +55,12 @@ class GammelJomfru(Game):
         empty: tuple[tuple[str, ...], ...] = tuple(() for _ in range(n))
         return JomfruState(self, n, deal, checked, 0, deal_piles(n, deal), empty, (), None,
                            (), 0, default_turn_limit(n), (False,) * n)
+
+    def describe(self, state: State, action: str, after: State | None = None) -> JSON | None:
+        """Move facts for pages (games/gammel_jomfru/describe.py)."""
+        if not isinstance(state, JomfruState):
+            return None
+        return describe(state, action, after if isinstance(after, JomfruState) else None)
 
     def parse_action(self, state: State, text: str) -> Any:
         if not isinstance(state, JomfruState):

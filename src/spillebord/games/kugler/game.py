@@ -12,9 +12,10 @@ from typing import Any
 
 from spillebord.core.cards import kugler_deck
 from spillebord.core.errors import IllegalActionError
-from spillebord.core.protocol import FlagSpec, Game, State
+from spillebord.core.protocol import JSON, FlagSpec, Game, State
 from spillebord.core.rng import shuffled
 from spillebord.games.kugler.board import EMPTY, geometry
+from spillebord.games.kugler.describe import describe
 from spillebord.games.kugler.explain import explain
 from spillebord.games.kugler.moves import Move
 from spillebord.games.kugler.notation import format_position, parse_position
@@ -71,6 +72,12 @@ class KuglerGame(Game):
         if not isinstance(state, KuglerState):
             raise TypeError("not a kugler state")
         return format_position(state)
+
+    def describe(self, state: State, action: str, after: State | None = None) -> JSON | None:
+        """Move facts for pages (games/kugler/describe.py)."""
+        if not isinstance(state, KuglerState):
+            return None
+        return describe(state, action)
 
     def click(self, state: State, target: str) -> list[Any]:
         """A click on a marble's place (``t12``, ``h0.2``, ``s0``) or a card (``5H``)

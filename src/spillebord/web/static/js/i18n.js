@@ -1,6 +1,8 @@
 // Message catalogues: every UI string lives in /static/i18n/<lang>.json.
 // Danish is the default; the choice is kept in localStorage ("spillebord.lang").
-// t(key, vars) substitutes {name} placeholders; a missing key shows the key itself,
+// t(key, vars) substitutes {name} placeholders and ICU-style plurals
+// ("{count, plural, one {# kort} other {# kort}}"); every string with a count uses a
+// plural (docs/glossary.md, tests/test_glossary.py).  A missing key shows the key itself,
 // so a gap in a catalogue is visible instead of silently blank.
 
 const LANGS = ["da", "en"];
@@ -29,7 +31,64 @@ export function setLang(next) {
 export function t(key, vars = {}) {
   const text = messages[key];
   if (text === undefined) return key;
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+  return format(text, vars, key);
+}
+
+// The closing brace that matches the opening one at `open` (or the end of the text).
+function closing(text, open) {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === "{") depth++;
+    else if (text[i] === "}" && --depth === 0) return i;
+  }
+  return text.length;
+}
+
+let pluralRules = null;
+function pluralCategory(n) {
+  if (!pluralRules || pluralRules.resolvedOptions().locale.slice(0, 2) !== lang) pluralRules = new Intl.PluralRules(lang);
+  return pluralRules.select(n);
+}
+
+// "{count, plural, one {# kort} other {# kort}}": the branch "=N" for an exact N, else
+// the language's plural category (Intl.PluralRules: Danish and English use one/other);
+// "#" is the number.  A count that is not a number is a page bug: said on the console.
+function plural(name, options, vars, key) {
+  const n = vars[name];
+  if (typeof n !== "number") console.error(`i18n: ${key} needs a number for {${name}}, got ${n}`);
+  const branches = {};
+  let i = 0;
+  while (i < options.length) {
+    const open = options.indexOf("{", i);
+    if (open < 0) break;
+    const sel = options.slice(i, open).trim();
+    const close = closing(options, open);
+    branches[sel] = options.slice(open + 1, close);
+    i = close + 1;
+  }
+  const chosen = branches[`=${n}`] ?? branches[pluralCategory(Number(n))] ?? branches.other ?? "";
+  return format(chosen.replace(/#/g, String(n)), vars, key);
+}
+
+function format(text, vars, key) {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const open = text.indexOf("{", i);
+    if (open < 0) {
+      out += text.slice(i);
+      break;
+    }
+    out += text.slice(i, open);
+    const close = closing(text, open);
+    const body = text.slice(open + 1, close);
+    const m = body.match(/^\s*(\w+)\s*,\s*plural\s*,([\s\S]*)$/);
+    if (m) out += plural(m[1], m[2], vars, key);
+    else if (body in vars) out += String(vars[body]);
+    else out += `{${body}}`;
+    i = close + 1;
+  }
+  return out;
 }
 
 export function has(key) {
