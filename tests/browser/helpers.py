@@ -97,7 +97,8 @@ def start_solitaire(page: Any, server: str, game: str, deal: str | int = "random
 
 
 def open_room(page: Any, server: str, game: str, seats: list[str], bot: str | None = None) -> None:
-    """Open a table from the start page: seats[i] is "me", "human" or "bot"."""
+    """Open a table from the start page: seats[i] is "me", "human" or "bot"; ``bot`` is the
+    bot choice for every bot seat ("level:2", "bot:random"; default: the game's default)."""
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready='1']")
     page.click(f"#game-{game} summary")

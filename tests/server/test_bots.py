@@ -55,3 +55,36 @@ async def test_bot_options_are_checked(server: LiveServer) -> None:
             r = await http.post("/api/matches", json={
                 "game": key, "seats": [{"bot": bot, "options": options}] * n})
             assert r.status_code == 400 and r.json()["detail"]["code"] == "bad_bot_options"
+
+
+LEVEL_SEATS = [(k, n) for k in list(games.keys()) for n in sorted(bots.levels(k))]
+
+
+@pytest.mark.parametrize(("key", "level"), LEVEL_SEATS)
+async def test_each_level_makes_a_table(server: LiveServer, key: str, level: int) -> None:
+    """Every level the page offers creates a table, given alone or with its own bot."""
+    n = games.load(key).seat_counts[0]
+    bot = bots.levels(key)[level].bot
+    made = await create(server.http, game=key,
+                        seats=[{"level": level}, {"bot": bot, "level": level},
+                               *[{"bot": "random"}] * (n - 2)])
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        info = (await http.get(f"/api/matches/{made['match_id']}")).json()
+    assert [(s["bot"], s["level"]) for s in info["seats"][:2]] == [(bot, level)] * 2
+
+
+@pytest.mark.parametrize("seat", [
+    {"bot": "random", "options": {"zzz": 1}},
+    {"bot": "random", "level": 1},
+    {"level": 4},
+    {"level": True},
+    {"level": 1, "options": {"seconds": 1}},
+    {},
+])
+async def test_bad_bot_seats_are_refused(server: LiveServer, seat: dict) -> None:
+    key = next(k for k in list(games.keys()) if bots.levels(k))
+    n = games.load(key).seat_counts[0]
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        r = await http.post("/api/matches", json={"game": key, "seats": [seat] * n})
+        assert r.status_code == 400, r.text
+        assert r.json()["detail"]["code"] == "bad_bot_options", r.text

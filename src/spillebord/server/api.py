@@ -33,9 +33,10 @@ def hub_of(request: Request) -> Hub:
 
 @router.get("/games")
 def list_games() -> list[dict[str, Any]]:
-    """Every registered game with its flags, bot names and whether a solver exists."""
+    """Every registered game with its flags, bot names (with each bot's declared options,
+    the game's levels and default level) and whether a solver exists."""
     return [
-        {**g.info(), "bots": list(compute.bot_names(g.key)),
+        {**g.info(), "bots": list(compute.bot_names(g.key)), **compute.bot_catalogue(g.key),
          "solver": compute.solver_offers(g.key, "solve", "hint"),
          "winnable": compute.solver_offers(g.key, "pick_winnable_deal")}
         for g in games.all_games()

@@ -34,6 +34,12 @@ def bot_names(game: str) -> tuple[str, ...]:
     return tuple(bots.names(game))
 
 
+@functools.lru_cache(maxsize=64)
+def bot_catalogue(game: str) -> dict[str, Any]:
+    """``bots.catalogue(game)``, cached for the process (do not mutate)."""
+    return bots.catalogue(game)
+
+
 @functools.lru_cache(maxsize=256)
 def solver_offers(game: str, *functions: str) -> bool:
     """Whether the game's solver module exists and offers all ``functions`` (cached for

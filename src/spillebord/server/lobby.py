@@ -28,10 +28,10 @@ MAX_BOT_NUMBER = 100_000
 
 
 class BotSeat(BaseModel):
-    """A bot seat: the bot's name, and its keyword options — ``options`` as given, plus
-    ``level=`` when ``level`` is not null (for bots that take a level)."""
+    """A bot seat: a level of the game (``level``, the bot may be omitted: the level's
+    own bot plays), or a bot with its declared keyword options (``options``)."""
 
-    bot: str = Field(max_length=64)
+    bot: str | None = Field(default=None, max_length=64)
     level: Any = None
     options: dict[str, Any] = Field(default_factory=dict, max_length=16)
 
@@ -60,6 +60,15 @@ def check_bot_options(spec: BotSeat) -> None:
                           f"bot option {name} is at most {MAX_BOT_SECONDS:g} seconds")
         if abs(value) > MAX_BOT_NUMBER:
             raise Refusal("bad_bot_options", f"bot option {name} is at most {MAX_BOT_NUMBER}")
+
+
+def level_bot(game_key: str, level: Any) -> str:
+    """The bot that plays ``level`` of the game (a seat that names only a level)."""
+    table = bots.levels(game_key)
+    if isinstance(level, bool) or level not in table:
+        known = ", ".join(map(str, sorted(table))) or "none"
+        raise Refusal("bad_bot_options", f"{game_key} has no level {level!r} (levels: {known})")
+    return table[level].bot
 
 
 def check_player(player: str | None) -> str | None:
@@ -105,6 +114,8 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None) -> dict[s
     known = compute.bot_names(game.key)
     for spec in specs:
         if isinstance(spec, BotSeat):
+            if spec.bot is None:
+                spec.bot = level_bot(game.key, spec.level)
             if spec.bot not in known:
                 raise Refusal("unknown_bot", f"no bot {spec.bot!r} for {game.key} "
                                              f"(bots: {', '.join(known)})")
@@ -112,7 +123,7 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None) -> dict[s
             try:
                 bots.load(game.key, spec.bot, **spec.kwargs())
             except (TypeError, ValueError) as exc:
-                raise Refusal("bad_bot_options", f"bot {spec.bot}: {exc}") from None
+                raise Refusal("bad_bot_options", str(exc)) from None
     t = req.takeover_seconds
     if t is not None and not hub.settings.min_takeover <= t <= 86400:
         raise Refusal("bad_request", f"takeover_seconds is null or "
@@ -132,7 +143,7 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None) -> dict[s
     invite_hashes: dict[int, str] = {}
     for i, spec in enumerate(specs):
         if isinstance(spec, BotSeat):
-            seat_rows.append(SeatRow(i, "bot", spec.bot, spec.kwargs() or None))
+            seat_rows.append(SeatRow(i, "bot", spec.bot or "", spec.kwargs() or None))
         elif spec == "me":
             token, my_seat = new_token(), i
             seat_rows.append(SeatRow(i, "human", token_hash=token_hash(token),

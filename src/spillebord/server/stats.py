@@ -11,6 +11,8 @@ from sqlalchemy.engine import Engine
 
 from spillebord.server.storage.models import matches, seats
 
+Opponent = tuple[str, int | None]  # (bot, level of the game or None)
+
 
 def player_stats(engine: Engine, player_id: str) -> dict[str, Any]:
     with engine.connect() as conn:
@@ -22,16 +24,18 @@ def player_stats(engine: Engine, player_id: str) -> dict[str, Any]:
         ).all()
         ids = [r.match_id for r in mine]
         bot_rows = conn.execute(
-            select(seats.c.match_id, seats.c.seat, seats.c.bot)
+            select(seats.c.match_id, seats.c.seat, seats.c.bot, seats.c.level)
             .where(seats.c.match_id.in_(ids), seats.c.kind == "bot")
         ).all() if ids else []
-    bots_in: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    # A bot seat is counted by what the player chose: a level of the game, or a bot.
+    bots_in: dict[str, list[tuple[int, Opponent]]] = defaultdict(list)
     for b in bot_rows:
-        bots_in[b.match_id].append((b.seat, b.bot))
+        level = b.level.get("level") if isinstance(b.level, dict) else None
+        bots_in[b.match_id].append((b.seat, (b.bot, level if isinstance(level, int) else None)))
 
     by_game: dict[str, dict[str, int]] = defaultdict(
         lambda: {"games": 0, "finished": 0, "wins": 0, "bonus": 0})
-    vs_bots: dict[tuple[str, str], dict[str, int]] = defaultdict(
+    vs_bots: dict[tuple[str, Opponent], dict[str, int]] = defaultdict(
         lambda: {"games": 0, "player_wins": 0, "bot_wins": 0})
     finished = []
     for r in mine:
@@ -46,7 +50,8 @@ def player_stats(engine: Engine, player_id: str) -> dict[str, Any]:
         g["wins"] += int(won)
         g["bonus"] += bonus
         finished.append((r.finished or r.created, r.match_id, r.game, won, bonus))
-        for bot in sorted({name for _seat, name in bots_in[r.match_id]}):
+        for bot in sorted({o for _seat, o in bots_in[r.match_id]},
+                          key=lambda o: (o[0], o[1] or 0)):
             entry = vs_bots[(r.game, bot)]
             entry["games"] += 1
             entry["player_wins"] += int(won)
@@ -69,5 +74,8 @@ def player_stats(engine: Engine, player_id: str) -> dict[str, Any]:
         "bonus": total_bonus,
         "by_game": dict(by_game),
         "timeline": timeline,
-        "bots": [{"game": g, "bot": b, **v} for (g, b), v in sorted(vs_bots.items())],
+        "bots": [{"game": g, "bot": b, "level": lv, **v}
+                 for (g, (b, lv)), v in sorted(vs_bots.items(),
+                                               key=lambda kv: (kv[0][0], kv[0][1][0],
+                                                               kv[0][1][1] or 0))],
     }

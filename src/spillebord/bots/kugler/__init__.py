@@ -1,7 +1,24 @@
 """Kugler bots: ``greedy`` (one ply with the evaluation of evaluate.py) and ``ismcts``
-(information-set Monte-Carlo tree search).  ``random`` is built into spillebord.bots."""
+(information-set Monte-Carlo tree search).  ``random`` is built into spillebord.bots.
 
-from spillebord.bots import register
+Levels: 1 greedy, 2 ismcts with 12 determinizations a decision, 3 ismcts with its
+default 40 (capped at 1 s); the page offers level 2 first."""
+
+from spillebord.bots import Level, Opt, register, register_levels
 
 register("kugler", "greedy", "spillebord.bots.kugler.greedy:GreedyBot")
-register("kugler", "ismcts", "spillebord.bots.kugler.ismcts:IsmctsBot")
+register("kugler", "ismcts", "spillebord.bots.kugler.ismcts:IsmctsBot", {
+    "iterations": Opt("int", 1, 100_000),
+    "seconds": Opt("float", 0.001, 60.0),
+    "width": Opt("int", 1, 64),
+    "depth": Opt("int", 1, 16),
+    "horizon": Opt("int", 1, 10_000),
+    "exploration": Opt("float", 0.0, 100.0),
+    "screen": Opt("int", 0, 10_000),
+    "confidence": Opt("float", 0.0, 100.0),
+})
+register_levels("kugler", {
+    1: Level("greedy"),
+    2: Level("ismcts", {"iterations": 12, "seconds": 1.0}),
+    3: Level("ismcts", {"iterations": 40, "seconds": 1.0}),
+}, default=2)

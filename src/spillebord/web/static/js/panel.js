@@ -2,18 +2,21 @@
 // for open seats, the outcome (ranking / bonus) and share links.  Pure rendering from the
 // match info and the latest `state` message.
 
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { el } from "./ui.js";
+
+// A bot's display name: its level ("Mellem") when it plays one of the game's levels,
+// else the bot's own name ("Tilfældige træk") — never the bot's key.
+export function botName(bot, level) {
+  if (Number.isInteger(level)) return t(`level.${level}`);
+  return has(`bot.${bot}`) ? t(`bot.${bot}`) : t("bot.unknown");
+}
 
 export function seatNamer(match, mySeat) {
   return (i) => {
     const s = match && match.seats && match.seats[i];
     if (i === mySeat) return t("seat.you");
-    if (s && s.kind === "bot") {
-      const level = s.level === null || s.level === undefined ? "" : ` ${s.level}`;
-      const kind = t(`bot.${s.bot}`) === `bot.${s.bot}` ? s.bot : t(`bot.${s.bot}`);
-      return t("seat.bot", { n: i + 1, bot: kind + level });
-    }
+    if (s && s.kind === "bot") return t("seat.bot", { n: i + 1, bot: botName(s.bot, s.level) });
     return t("seat.player", { n: i + 1 });
   };
 }

@@ -1,10 +1,11 @@
 // The start page: the four games with a line each and how many play; a solitaire starts
 // with a new deal, a chosen deal number or a winnable deal; a table game opens a room with
-// seats for me, friends (invite links) and bots with a level.  A shared link
+// seats for me, friends (invite links) and bots (a level of the game, or a named bot).  A shared link
 // (/?game=posthus&deal=7) preselects that deal.  Statistics and history: stats.js.
 
 import { ApiError, createMatch, ensurePlayer, getGames, rememberMatch, saveToken } from "./api.js";
 import { currentLang, t } from "./i18n.js";
+import { botName } from "./panel.js";
 import { renderHistory, renderStats } from "./stats.js";
 import { el, errorText, initPage, showMessage } from "./ui.js";
 
@@ -91,20 +92,23 @@ function seatRow(g, i) {
   const kind = el("select", { name: `kind-${i}`, "aria-label": t("start.seat_kind", { n: i + 1 }) });
   for (const k of kinds) kind.append(el("option", { value: k, text: t(`start.kind_${k}`) }));
   kind.value = i === 0 ? "me" : "bot";
+  // One choice per bot seat: the game's levels first (its default selected), then every
+  // bot the server lists, each by its display name.
   const bot = el("select", { name: `bot-${i}`, "aria-label": t("start.bot_kind", { n: i + 1 }) });
-  for (const b of g.bots) bot.append(el("option", { value: b, text: t(`bot.${b}`) === `bot.${b}` ? b : t(`bot.${b}`) }));
-  const level = el("select", { name: `level-${i}`, "aria-label": t("start.bot_level", { n: i + 1 }) });
-  for (const [v, key] of [["", "start.level_default"], ["1", "start.level_1"], ["2", "start.level_2"], ["3", "start.level_3"]]) {
-    level.append(el("option", { value: v, text: t(key) }));
-  }
+  const levels = el("optgroup", { label: t("start.levels") });
+  for (const lv of g.levels || []) levels.append(el("option", { value: `level:${lv.level}`, text: botName(lv.bot, lv.level) }));
+  const others = el("optgroup", { label: t("start.bots") });
+  for (const b of g.bots) others.append(el("option", { value: `bot:${b}`, text: botName(b, null) }));
+  if (levels.children.length) bot.append(levels);
+  bot.append(others);
+  bot.value = g.default_level ? `level:${g.default_level}` : `bot:${g.bots[0]}`;
   const sync = () => {
     bot.hidden = kind.value !== "bot";
-    level.hidden = kind.value !== "bot";
   };
   kind.addEventListener("change", sync);
   sync();
   return el("li", { class: "seat-row", "data-seat": String(i) },
-    el("span", { class: "seat-no", text: t("start.seat_n", { n: i + 1 }) }), kind, bot, level);
+    el("span", { class: "seat-no", text: t("start.seat_n", { n: i + 1 }) }), kind, bot);
 }
 
 function tableForm(g) {
@@ -131,8 +135,8 @@ function tableForm(g) {
     const seats = [...list.children].map((li, i) => {
       const kind = li.querySelector(`[name="kind-${i}"]`).value;
       if (kind !== "bot") return kind;
-      const level = li.querySelector(`[name="level-${i}"]`).value;
-      return { bot: li.querySelector(`[name="bot-${i}"]`).value, level: level === "" ? null : Number(level) };
+      const [what, value] = li.querySelector(`[name="bot-${i}"]`).value.split(":");
+      return what === "level" ? { level: Number(value) } : { bot: value };
     });
     const spec = { game: g.key, seats, deal: "random", flags: readFlags(form, g) };
     if (takeover.checked) spec.takeover_seconds = 60;

@@ -4,6 +4,7 @@
 
 import { getStats, knownMatches } from "./api.js";
 import { currentLang, t } from "./i18n.js";
+import { botName } from "./panel.js";
 import { el } from "./ui.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -104,7 +105,7 @@ export async function renderStats(box, player, games) {
     [[t("stats.bonus"), "#e0a100"], [t("stats.wins"), "#1f8a4c"]]));
   if ((s.bots || []).length) {
     charts.append(barsChart(t("stats.chart_bots"),
-      s.bots.map((b) => ({ label: `${name(b.game).slice(0, 6)}/${b.bot}`, values: [b.player_wins, b.bot_wins] })),
+      s.bots.map((b) => ({ label: `${name(b.game).slice(0, 6)}/${botName(b.bot, b.level)}`, values: [b.player_wins, b.bot_wins] })),
       [[t("stats.you"), "#2f6fd6"], [t("stats.bot"), "#d94b3d"]]));
   }
   for (const svgNode of [...charts.children]) {
