@@ -105,7 +105,7 @@ def run_simulation(game: Game, n_games: int, seats: int, bot_names: list[str], s
                 st["rank_sum"] += rank_of.get(s, len(out.ranking))
                 st["bonus"] += out.bonus
             progress.advance(task)
-    result = {
+    result: dict[str, Any] = {
         "game": game.key, "games": n_games, "seats": seats, "bots": bot_names,
         "results": {
             name: {

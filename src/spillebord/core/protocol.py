@@ -106,6 +106,11 @@ class State(ABC):
                                      key="core.not_legal", params={"action": action})
         return self._apply(action)
 
+    def apply_legal(self, action: Any) -> State:
+        """A new state for an action taken from this state's ``legal_actions()`` (not
+        checked again: for callers that already hold the legal list)."""
+        return self._apply(action)
+
     def resample(self, seat: int | None, rng: random.Random) -> State:
         """A state in ``seat``'s information set with the hidden cards drawn afresh from
         ``rng``.  It may depend only on what ``seat`` has seen and on ``rng``.  Games with

@@ -3,7 +3,8 @@
 One worker uses the in-process versions here.  A Redis/PostgreSQL version implements the
 same two small interfaces: ``EventBus`` (publish "match X is at version n"; every
 subscriber, on any worker, is told) and ``MatchSerializer`` (``async with
-hold(match_id)``: no two events of one game interleave, across workers).
+hold(match_id)``: no two events of one game interleave, across workers).  The hub and the
+sessions use only these two interfaces; the scale-out hooks are wired in scale/wiring.py.
 """
 
 from __future__ import annotations
@@ -28,9 +29,29 @@ class EventBus(Protocol):
         """How many listeners this worker has for the match (0: it may be dropped)."""
         ...
 
+    def tell_local(self, match_id: str, version: int) -> None:
+        """Tell this worker's listeners only (the worker found newer events itself)."""
+        ...
+
+    def set_presence(self, match_id: str, seat: int, count: int) -> None:
+        """This worker has ``count`` sockets of the seat (for the other workers)."""
+        ...
+
+    def present_elsewhere(self, match_id: str, seat: int) -> bool:
+        """Whether another worker has a socket of the seat."""
+        ...
+
 
 class MatchSerializer(Protocol):
     def hold(self, match_id: str) -> AbstractAsyncContextManager[None]: ...
+
+    def local(self, match_id: str) -> AbstractAsyncContextManager[None]:
+        """This worker's own lock for the match (``hold`` takes it too)."""
+        ...
+
+    def forget(self, match_id: str) -> None:
+        """Drop the match's lock if nobody holds it."""
+        ...
 
 
 class Listeners:
@@ -81,8 +102,17 @@ class LocalBus:
         return self._listeners.count(match_id)
 
     async def publish(self, match_id: str, version: int) -> None:
+        self.tell_local(match_id, version)
+
+    def tell_local(self, match_id: str, version: int) -> None:
         for listener in self._listeners.of(match_id):
             listener(version)
+
+    def set_presence(self, match_id: str, seat: int, count: int) -> None:
+        pass  # one worker: nobody else to tell
+
+    def present_elsewhere(self, match_id: str, seat: int) -> bool:
+        return False
 
 
 class LocalSerializer:
@@ -98,6 +128,8 @@ class LocalSerializer:
         if lock is None:
             lock = self._locks[match_id] = asyncio.Lock()
         return lock
+
+    local = hold  # one worker: the local lock is the whole lock
 
     def forget(self, match_id: str) -> None:
         lock = self._locks.get(match_id)

@@ -135,6 +135,12 @@ class Session:
                 self.facts[e.seq] = facts
         self.events.append(e)
 
+    def apply_remote(self, e: EventRow) -> None:
+        """Apply an event another worker committed; it must be the next one."""
+        if e.seq != self.version + 1:
+            raise ValueError(f"event {e.seq} does not follow version {self.version}")
+        self._apply_event(e)
+
     def _advance(self, text: str, nxt: State | None) -> None:
         self._state = nxt if nxt is not None else self._state.apply(text)
         self.applied.append(text)
@@ -160,7 +166,7 @@ class Session:
         if seat is not None:
             self.connected[seat] = self.connected.get(seat, 0) + 1
             self.hub.seat_sockets(self, seat)
-            self._changed()
+            self.announce_change()
 
     def detach(self, seat: int | None) -> None:
         if seat is not None:
@@ -168,9 +174,11 @@ class Session:
             if self.connected[seat] == 0:
                 self.away_since[seat] = time.monotonic()
             self.hub.seat_sockets(self, seat)
-            self._changed()
+            self.announce_change()
 
-    def _changed(self) -> None:
+    def announce_change(self) -> None:
+        """Tell this worker's watchers (the bot driver) that seats or the position
+        changed; the sockets hear of new events through the bus."""
         for callback in self.on_change:
             callback()
 
@@ -203,7 +211,7 @@ class Session:
             # The action is one of the cached legal actions, so apply it without
             # recomputing the legal list (State.apply would check it again).
             try:
-                nxt = self.state._apply(by_text[canonical])
+                nxt = self.state.apply_legal(by_text[canonical])
             except ValueError as exc:
                 raise Refusal.from_error("illegal", exc) from None
             await self._commit(EventRow(self.version + 1, "act", canonical, seat, by_bot), nxt)
@@ -270,7 +278,7 @@ class Session:
             raise Refusal("internal", "the game could not be saved; nothing changed",
                           500) from None
         await self.hub.bus.publish(self.id, self.version)
-        self._changed()
+        self.announce_change()
 
     def _apply_committed(self, e: EventRow, nxt: State, finished: datetime | None) -> None:
         self._apply_event(e, nxt)
@@ -287,7 +295,7 @@ class Session:
 
     async def _announce(self) -> None:
         await self.hub.bus.publish(self.id, self.version)
-        self._changed()
+        self.announce_change()
 
     # -- messages -----------------------------------------------------------------
     def event_json(self, e: EventRow) -> dict[str, Any]:

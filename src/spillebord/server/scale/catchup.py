@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from spillebord.server.storage.models import actions, matches, seats
-from spillebord.server.storage.repo import EventRow, SeatRow, _aware, now
+from spillebord.server.storage.repo import EventRow, SeatRow, aware, now
 
 if TYPE_CHECKING:
     from spillebord.server.sessions import Session
@@ -30,8 +30,8 @@ def read_since(engine: Engine, match_id: str, seq: int
             m = conn.execute(select(matches.c.status, matches.c.outcome, matches.c.finished)
                              .where(matches.c.id == match_id)).first()
             status = None if m is None else {"status": m.status, "outcome": m.outcome,
-                                              "finished": _aware(m.finished)}
-    events = [EventRow(a.seq, a.kind, a.text, a.seat, bool(a.by_bot), _aware(a.time) or now())
+                                              "finished": aware(m.finished)}
+    events = [EventRow(a.seq, a.kind, a.text, a.seat, bool(a.by_bot), aware(a.time) or now())
               for a in rows]
     return events, status
 
@@ -45,12 +45,12 @@ SINCE_SQL = ("SELECT a.seq, a.kind, a.text, a.seat, a.by_bot, a.time, m.status, 
 
 def rows_to_events(rows: list[tuple[Any, ...]]
                    ) -> tuple[list[EventRow], dict[str, Any] | None]:
-    events = [EventRow(int(r[0]), str(r[1]), str(r[2]), r[3], bool(r[4]), _aware(r[5]) or now())
+    events = [EventRow(int(r[0]), str(r[1]), str(r[2]), r[3], bool(r[4]), aware(r[5]) or now())
               for r in rows]
     status = None
     if rows:
         last = rows[-1]
-        status = {"status": last[6], "outcome": last[7], "finished": _aware(last[8])}
+        status = {"status": last[6], "outcome": last[7], "finished": aware(last[8])}
     return events, status
 
 
@@ -68,7 +68,7 @@ def apply_missing(session: Session, events: list[EventRow],
     for e in events:
         if e.seq != session.version + 1:
             continue  # already applied (a concurrent catch-up got there first)
-        session._apply_event(e)
+        session.apply_remote(e)
         n += 1
     if n and status is not None and status["status"] != session.row.status \
             and session.state.outcome is not None:

@@ -14,9 +14,15 @@ extra of pyproject).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
-from spillebord.server.bus import LocalBus, LocalSerializer
+from spillebord.server.bus import EventBus, LocalBus, LocalSerializer, MatchSerializer
+from spillebord.server.settings import Settings
+
+if TYPE_CHECKING:
+    from spillebord.server.scale.leases import Leases
+    from spillebord.server.scale.pg_lock import PgSerializer
+    from spillebord.server.scale.redis_bus import RedisBus
 
 
 class ScaleConfigError(RuntimeError):
@@ -24,35 +30,47 @@ class ScaleConfigError(RuntimeError):
 
 
 @dataclass
+class SharedParts:
+    """Shared mode's concrete pieces (their hooks are wired by scale/wiring.py)."""
+
+    bus: RedisBus
+    serializer: PgSerializer
+    leases: Leases  # one worker drives a match's bots
+
+
+@dataclass
 class ScaleOut:
-    bus: Any
-    serializer: Any
-    shared: bool
-    leases: Any = None  # shared mode: leases.Leases (one worker drives a match's bots)
+    bus: EventBus
+    serializer: MatchSerializer
+    parts: SharedParts | None = None  # None: one worker
+
+    @property
+    def shared(self) -> bool:
+        return self.parts is not None
 
     async def start(self) -> None:
-        if self.shared:
-            await self.bus.start()
+        if self.parts is not None:
+            await self.parts.bus.start()
 
     async def stop(self) -> None:
-        if self.shared:
-            await self.bus.stop()
-            await self.serializer.close()
-            await self.leases.close()
+        if self.parts is not None:
+            await self.parts.bus.stop()
+            await self.parts.serializer.close()
+            await self.parts.leases.close()
 
     async def may_drive(self, match_id: str) -> bool:
         """Whether this worker should play the match's bots now."""
-        return not self.shared or await self.leases.acquire(match_id)
+        return self.parts is None or await self.parts.leases.acquire(match_id)
 
     async def done_driving(self, match_id: str) -> None:
-        if self.shared:
-            await self.leases.release(match_id)
+        if self.parts is not None:
+            await self.parts.leases.release(match_id)
 
 
-def build(settings: Any) -> ScaleOut:
+def build(settings: Settings) -> ScaleOut:
     redis_url: str | None = settings.redis_url  # Settings.from_env: SPILLEBORD_REDIS
     if not redis_url:
-        return ScaleOut(LocalBus(), LocalSerializer(), shared=False)
+        return ScaleOut(LocalBus(), LocalSerializer())
     db_url: str = settings.db_url
     if not db_url.startswith("postgresql"):
         raise ScaleConfigError("SPILLEBORD_REDIS (several workers) needs a PostgreSQL "
@@ -65,4 +83,5 @@ def build(settings: Any) -> ScaleOut:
         raise ScaleConfigError(f"several workers need the 'scale' extra "
                                f"(pip install 'spillebord[scale]'): {exc}") from None
     dsn = psycopg_dsn(db_url)
-    return ScaleOut(RedisBus(redis_url), PgSerializer(dsn), shared=True, leases=Leases(dsn))
+    parts = SharedParts(RedisBus(redis_url), PgSerializer(dsn), Leases(dsn))
+    return ScaleOut(parts.bus, parts.serializer, parts)

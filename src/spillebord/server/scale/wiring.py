@@ -44,15 +44,14 @@ async def catch_up_unlocked(hub: Hub, match_id: str) -> int:
     events, status = await asyncio.to_thread(read_since, hub.engine, match_id,
                                              session.version)
     if apply_missing(session, events, status):
-        session._changed()  # wake the bot driver: the position moved
+        session.announce_change()  # wake the bot driver: the position moved
         # (the bus tells the sockets when it called us; a direct caller does it)
     return session.version
 
 
 async def catch_up(hub: Hub, match_id: str, _seen: int = 0) -> int:
     """``catch_up_unlocked`` under this worker's lock for the match."""
-    serializer: Any = hub.serializer
-    async with serializer.local(match_id):
+    async with hub.serializer.local(match_id):
         return await catch_up_unlocked(hub, match_id)
 
 
@@ -94,14 +93,13 @@ def _presence_hook(hub: Hub) -> Callable[[str], None]:
         if session is None:
             elsewhere.pop(match_id, None)
             return
-        bus: Any = hub.bus
         now_there = {s.seat for s in session.seats
-                     if bus.present_elsewhere(match_id, s.seat)}
+                     if hub.bus.present_elsewhere(match_id, s.seat)}
         for seat in elsewhere.get(match_id, set()) - now_there:
             if session.connected.get(seat, 0) == 0:
                 session.away_since[seat] = time.monotonic()
         elsewhere[match_id] = now_there
-        session._changed()
+        session.announce_change()
 
     return changed
 
@@ -109,7 +107,8 @@ def _presence_hook(hub: Hub) -> Callable[[str], None]:
 def install(hub: Hub) -> ScaleOut:
     """Build the bus and serializer from the hub's settings and hook them up."""
     scale = build(hub.settings)
-    if scale.shared:
+    parts = scale.parts
+    if parts is not None:
         def query(match_id: str) -> tuple[str, tuple[object, ...]] | None:
             session = hub.sessions.get(match_id)
             return None if session is None else (SINCE_SQL, (match_id, session.version))
@@ -117,12 +116,12 @@ def install(hub: Hub) -> ScaleOut:
         def on_locked(match_id: str, rows: list[tuple[Any, ...]]) -> None:
             session = hub.sessions.get(match_id)
             if session is not None and apply_missing(session, *rows_to_events(rows)):
-                session._changed()
-                scale.bus.tell_local(match_id, session.version)
+                session.announce_change()
+                parts.bus.tell_local(match_id, session.version)
 
-        scale.serializer.catch_up_query = query
-        scale.serializer.on_locked = on_locked
-        scale.bus.set_catch_up(lambda m, v: catch_up(hub, m, v),
-                               holds=lambda m: m in scale.leases.held)
-        scale.bus.on_presence = _presence_hook(hub)
+        parts.serializer.catch_up_query = query
+        parts.serializer.on_locked = on_locked
+        parts.bus.set_catch_up(lambda m, v: catch_up(hub, m, v),
+                               holds=lambda m: m in parts.leases.held)
+        parts.bus.on_presence = _presence_hook(hub)
     return scale

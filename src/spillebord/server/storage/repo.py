@@ -57,8 +57,9 @@ class MatchRow:
     events: list[EventRow] = field(default_factory=list)
 
 
-def _aware(t: datetime | None) -> datetime | None:
-    # SQLite gives naive datetimes back; every stored time is UTC.
+def aware(t: datetime | None) -> datetime | None:
+    """A stored time with its zone: SQLite gives naive datetimes back; every stored time
+    is UTC."""
     if t is not None and t.tzinfo is None:
         return t.replace(tzinfo=UTC)
     return t
@@ -100,9 +101,9 @@ class Repository:
     def _load(self, conn: Connection, row: Any) -> MatchRow:
         m = MatchRow(
             id=row.id, game=row.game, flags=dict(row.flags), seats=row.seats,
-            deal=int(row.deal), status=row.status, created=_aware(row.created) or now(),
+            deal=int(row.deal), status=row.status, created=aware(row.created) or now(),
             takeover_seconds=row.takeover_seconds, creator=row.creator,
-            outcome=row.outcome, finished=_aware(row.finished), salt=row.salt,
+            outcome=row.outcome, finished=aware(row.finished), salt=row.salt,
         )
         for s in conn.execute(select(seats).where(seats.c.match_id == m.id)
                               .order_by(seats.c.seat)):
@@ -111,7 +112,7 @@ class Repository:
         for a in conn.execute(select(actions).where(actions.c.match_id == m.id)
                               .order_by(actions.c.seq)):
             m.events.append(EventRow(a.seq, a.kind, a.text, a.seat, bool(a.by_bot),
-                                     _aware(a.time) or now()))
+                                     aware(a.time) or now()))
         return m
 
     def load_match(self, match_id: str) -> MatchRow | None:

@@ -179,7 +179,7 @@ class _RowInserter:
         sql = (f"INSERT INTO {quote(actions.name)} "
                f"({', '.join(quote(c.name) for c in columns)}) "
                f"VALUES ({', '.join([marks[dialect.paramstyle]] * len(columns))})")
-        processors = []
+        processors: list[tuple[int, Callable[[Any], Any]]] = []
         for i, column in enumerate(columns):
             process = column.type.dialect_impl(dialect).bind_processor(dialect)
             if process is not None:
