@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
 from typing import Annotated, Any
 
@@ -16,7 +17,7 @@ from spillebord.server.errors import Refusal
 from spillebord.server.hub import Hub
 from spillebord.server.lobby import CreateMatch, check_player, create_match
 from spillebord.server.sessions import Session
-from spillebord.server.stats import player_stats
+from spillebord.server.stats import best_on_deal, player_stats
 
 router = APIRouter(prefix="/api")
 PlayerHeader = Annotated[str | None, Header(alias="X-Player")]
@@ -104,6 +105,7 @@ async def match_record(request: Request, match_id: str,
                    for e in session.events],
         "outcome": session.row.outcome,
         "status": session.row.status,
+        "clock": session.clock().to_json() if session.solitaire else None,
     }
 
 
@@ -112,6 +114,26 @@ async def stats(request: Request, player_id: str) -> dict[str, Any]:
     """Games, wins and bonus points over time, and results against bots."""
     check_player(player_id)
     return await asyncio.to_thread(player_stats, hub_of(request).engine, player_id)
+
+
+@router.get("/players/{player_id}/best")
+async def best(request: Request, player_id: str, game: str,
+               deal: Annotated[int, Query(ge=0, lt=2**63)],
+               flags: str = "{}") -> dict[str, Any]:
+    """The player's results on one solitaire deal (same variant flags, given as a JSON
+    object): games finished, wins and the best result with its time and moves."""
+    check_player(player_id)
+    if game not in set(games.keys()) or not games.load(game).is_solitaire:
+        raise Refusal("unknown_game", f"{game!r} is not a solitaire here", 400)
+    try:
+        chosen = json.loads(flags)
+    except ValueError:
+        chosen = None
+    if not isinstance(chosen, dict) or not all(
+            isinstance(k, str) and isinstance(v, bool) for k, v in chosen.items()):
+        raise Refusal("bad_flags", "flags must be a JSON object of true/false values", 400)
+    return await asyncio.to_thread(best_on_deal, hub_of(request).engine, player_id, game,
+                                   deal, chosen)
 
 
 @router.get("/matches/{match_id}/replay")

@@ -22,6 +22,7 @@ from spillebord import games
 from spillebord.core.protocol import Game, State, replay
 from spillebord.core.record import GameRecord
 from spillebord.server import fairness, wire
+from spillebord.server.clock import Clock, play_clock
 from spillebord.server.errors import Refusal
 from spillebord.server.storage.repo import EventRow, MatchRow, Repository, SeatRow, now
 from spillebord.server.storage.writer import Op
@@ -328,6 +329,7 @@ class Session:
                 if moves:
                     body["moves"] = moves
             if self.solitaire:
+                body["clock"] = self.clock().to_json()
                 body["can_undo"] = bool(self.applied) and self.running
                 body["can_redo"] = bool(self.undone) and self.running
             cached = (version, _dumps(body)[:-1])  # open object: events are appended
@@ -348,6 +350,10 @@ class Session:
                 "commitment": fairness.commitment(r.deal, r.salt),
                 "deal": r.deal if reveal else None,
                 "salt": r.salt if reveal else None}
+
+    def clock(self) -> Clock:
+        """Moves made and time played so far (server/clock.py)."""
+        return play_clock(self.row.created, ((e.kind, e.text, e.time) for e in self.events))
 
     def public_info(self) -> dict[str, Any]:
         r = self.row
