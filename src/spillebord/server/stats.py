@@ -69,13 +69,13 @@ def _better(a: dict[str, Any] | None, b: dict[str, Any]) -> bool:
 
 
 def _mine(conn: Connection, player_id: str, *where: Any) -> list[Any]:
-    return conn.execute(
+    return list(conn.execute(
         select(seats.c.match_id, seats.c.seat, matches.c.game, matches.c.status,
                matches.c.outcome, matches.c.created, matches.c.finished, matches.c.seats,
                matches.c.deal, matches.c.flags)
         .join(matches, matches.c.id == seats.c.match_id)
         .where(seats.c.player_id == player_id, *where)
-    ).all()
+    ).all())
 
 
 def _game_entry() -> dict[str, Any]:
@@ -138,12 +138,12 @@ def player_stats(engine: Engine, player_id: str) -> dict[str, Any]:
         g = by_game[game]
         g["first"] = g["first"] or when.isoformat()
         g["last"] = when.isoformat()
-        entry: dict[str, Any] = {
+        point: dict[str, Any] = {
             "time": when.isoformat(), "match_id": match_id, "game": game, "won": won,
             "bonus": bonus, "cumulative_bonus": total_bonus, "cumulative_wins": total_wins}
         if clock is not None:
-            entry.update(clock.to_json())
-        timeline.append(entry)
+            point.update(clock.to_json())
+        timeline.append(point)
     for game, g in by_game.items():
         if g["finished"]:
             g["win_rate"] = round(g["wins"] / g["finished"], 4)
