@@ -1,9 +1,11 @@
 """Fuzz proof: ≥ 10,000 generated bad messages against two live workers (PostgreSQL +
 Redis) — malformed JSON, wrong types, huge frames, binary frames, stale versions, other
 matches' tokens, moves out of turn, spectators acting, actions for a finished game,
-nonsense actions and clicks, unknown types.  Every message is answered (one reply each),
-every refusal is an ``error`` with a code and a reason, no game changes, and both
-workers keep serving (a real action is accepted at the end)."""
+nonsense actions and clicks, unknown types (the server's own method names included),
+nesting up to 900 levels deep, frames up to 1 MB, versions out of range.  Every message
+is answered (one reply each, never ``internal``), every refusal is an ``error`` with a
+code and a reason, no game changes, and both workers keep serving (a real action is
+accepted at the end)."""
 
 from __future__ import annotations
 
@@ -69,7 +71,8 @@ def wrong_types(rng: random.Random, c: Client) -> tuple[str | bytes, set[str]]:
 
 
 def huge(rng: random.Random, _c: Client) -> tuple[str | bytes, set[str]]:
-    n = rng.choice([4097, 5000, 70_000, rng.randint(4097, 200_000)])
+    n = rng.choice([4097, 5000, 70_000, rng.randint(4097, 200_000),
+                    rng.randint(200_000, 1_000_000)])
     body = '{"t":"act","v":0,"d":{"action":"'
     return body + "x" * (n - len(body) - 3) + '"}}', {"too_large"}
 
@@ -78,9 +81,32 @@ def binary(rng: random.Random, _c: Client) -> tuple[str | bytes, set[str]]:
     return rng.randbytes(rng.randint(1, 300)), {"malformed"}
 
 
+# Names of the server's own methods and attributes: none of them is a message type.
+INTERNAL = ["event", "frame", "error", "welcome", "handle", "take_seat", "sender", "push",
+            "solve", "solve_task", "solitaire_seat", "version", "text", "msg", "drain"]
+
+
 def unknown_type(rng: random.Random, c: Client) -> tuple[str | bytes, set[str]]:
-    t = rng.choice(["fly", "__init__", "on_act", "ACT", "act ", "", junk(rng), "x" * 500])
-    return msg(t, c.version), {"unknown_type"}
+    t = rng.choice(["fly", "__init__", "on_act", "ACT", "act ", "", junk(rng), "x" * 500,
+                    *INTERNAL])
+    return msg(t, c.version, rng.choice([None, {}, {"x": 1}])), {"unknown_type"}
+
+
+def deep(rng: random.Random, c: Client) -> tuple[str | bytes, set[str]]:
+    """Nesting past the bound (16 levels) in ``d``, for every type: the parser and the
+    encoder never reach a recursion limit."""
+    n = rng.randint(17, 900)
+    opener, closer = rng.choice([('{"a":', "}"), ("[", "]"), ('[{"a":', "}]")])
+    body = opener * n + "1" + closer * n
+    t = rng.choice(["ping", "act", "sync", "hello", "click", "fly"])
+    text = f'{{"t":"{t}","v":{c.version},"d":{{"x":{body}}}}}'
+    return text, {"malformed", "too_large"}
+
+
+def bad_version(rng: random.Random, _c: Client) -> tuple[str | bytes, set[str]]:
+    v = rng.choice(["-1", "1e3", str(2**63), str(2**64 - 1), str(10**30), "0.0", "[]"])
+    t = rng.choice(["act", "undo", "redo", "click"])
+    return f'{{"t":"{t}","v":{v},"d":{{"action":"x","target":"x"}}}}', {"malformed"}
 
 
 def stale(rng: random.Random, c: Client) -> tuple[str | bytes, set[str]]:
@@ -101,7 +127,7 @@ def nonsense(rng: random.Random, c: Client) -> tuple[str | bytes, set[str]]:
 
 
 GENERATORS: list[Gen] = [malformed_json, wrong_types, huge, binary, unknown_type, stale,
-                         nonsense]
+                         nonsense, deep, bad_version]
 
 
 async def fuzz(c: Client, rng: random.Random, n: int, extra: list[Gen],

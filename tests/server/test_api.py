@@ -125,6 +125,8 @@ async def test_player_statistics(server: LiveServer) -> None:
     assert stats["wins"] == wins and stats["bonus"] == bonus
     assert len(stats["timeline"]) == len(KEYS)
     assert stats["timeline"][-1]["cumulative_wins"] == wins
+    for point in stats["timeline"]:  # with the UTC offset, like the match info (issue 16)
+        assert point["time"].endswith("+00:00"), point
     assert set(stats["by_game"]) == set(KEYS)
     table_keys = [k for k in KEYS if not games.load(k).is_solitaire]
     assert {(b["game"], b["bot"]) for b in stats["bots"]} == {(k, "random") for k in table_keys}

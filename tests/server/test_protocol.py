@@ -120,10 +120,11 @@ async def test_unknown_match_and_bad_token(server: LiveServer) -> None:
     assert SOLO is not None
     made = await create(server.http, game=SOLO)
     c = await Client.open(server.ws, made["match_id"], "not-a-token")
-    await refused(c, "bad_token")
-    welcome = await c.expect("welcome")
-    assert welcome["d"]["role"] == "spectator"
+    welcome = await c.recv()  # welcome is always the first message (issue 16, point 1)
+    assert welcome["t"] == "welcome" and welcome["d"]["role"] == "spectator"
     await c.expect("state")
+    bad = await refused(c, "bad_token")
+    assert "ref" not in bad["d"]  # no hello was sent
     await c.send("hello", token=made["token"])
     welcome = await c.expect("welcome")
     assert welcome["d"] == {**welcome["d"], "seat": 0, "role": "player"}
@@ -149,6 +150,37 @@ async def test_rate_limit(tmp_path: object) -> None:
             msg = await c.recv()
             codes.append(msg["t"] if msg["t"] == "pong" else msg["d"]["code"])
         assert codes.count("pong") == 10 and codes.count("rate_limited") == 10
+        limited = [m for m in c.seen if m["t"] == "error"]
+        assert all(m["d"]["ref"] == "ping" for m in limited)  # issue 16, point 2
         await c.close()
     finally:
         live.stop()
+
+
+@pytest.mark.skipif(SOLO is None, reason="no solitaire registered")
+async def test_internal_names_deep_nesting_and_version_range(server: LiveServer) -> None:
+    """Issue 16: ``{"t":"event"}`` and ``{"t":"frame"}`` reached internal methods and a
+    deeply nested ping failed in the encoder — each answered ``internal``; ``v`` of
+    2**63 was ``stale`` while 10**30 was ``malformed``."""
+    made = await create(server.http, game=SOLO)
+    c = await Client.open(server.ws, made["match_id"], made["token"])
+    await c.expect("welcome")
+    await c.expect("state")
+    legal = c.state["legal"][0]
+    for t in ("event", "frame", "error", "take_seat", "welcome", "handle", "msg",
+              "solve", "solitaire_seat", "version", "text"):
+        await c.conn.send(json.dumps({"t": t, "v": 0, "d": {}}))
+        await refused(c, "unknown_type")
+    await c.conn.send('{"t":"ping","v":1,"d":' + '{"a":' * 300 + "1" + "}" * 300 + "}")
+    await refused(c, "malformed")
+    await c.conn.send('{"t":"ping","v":1,"d":' + "[" * 40 + "]" * 40 + "}")
+    await refused(c, "malformed")
+    nested = {"a": {"b": {"c": [1, [2, [3]]]}}}
+    await c.send("ping", n=nested)  # ordinary nesting still echoes
+    assert (await c.recv()) == {"t": "pong", "v": 0, "d": {"n": nested}}
+    for v in (-1, 10**30, 2**63, 2**64 - 1):
+        await c.conn.send(json.dumps({"t": "act", "v": v, "d": {"action": legal}}))
+        await refused(c, "malformed")
+    await c.send("act", action=legal)
+    await c.until(lambda s: c.version == 1)
+    await c.close()

@@ -184,8 +184,10 @@ def serve(host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.
         )
     os.environ["SPILLEBORD_DB"] = db
     typer.echo(f"Spillebord on http://{host}:{port}/  (database {db})")
+    # Frames up to 1 MiB are read and answered ``too_large`` (the protocol's limit is
+    # 4096 bytes); only larger ones are cut off by the transport (docs/protocol.md).
     uvicorn.run("spillebord.server.app:create_app", factory=True, host=host, port=port,
-                workers=workers, log_level="info", ws_max_size=65_536,
+                workers=workers, log_level="info", ws_max_size=2**20,
                 proxy_headers=True, forwarded_allow_ips="127.0.0.1")
 
 

@@ -14,6 +14,7 @@ import asyncio
 import collections
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -30,6 +31,8 @@ log = logging.getLogger(__name__)
 STATE = object()  # outbox marker: "send the newest state"
 MAX_OUTBOX = 256
 MAX_TEXT = 200  # longest action text or click target accepted
+MAX_DEPTH = 16  # deepest nesting of objects and arrays accepted in a frame
+MAX_VERSION = 2**63 - 1  # the largest ``v`` a client may send
 
 
 def _msg(t: str, v: int, d: Any) -> str:
@@ -146,9 +149,10 @@ class Connection:
 
     # -- incoming -------------------------------------------------------------------
     def take_seat(self, token: str) -> bool:
+        """Take the token's seat (leaving the socket's current one); a bad token changes
+        nothing — a seated socket stays seated — and the caller says ``bad_token``."""
         seat = self.session.seat_for_token(token)
         if seat is None:
-            self.error("bad_token", "this token does not open a seat of this match", "hello")
             return False
         self.session.detach(self.seat)
         self.seat = seat
@@ -170,31 +174,36 @@ class Connection:
         if len(raw) > limit or (len(raw) * 4 > limit and len(raw.encode()) > limit):
             self.error("too_large", f"a message may be at most {limit} bytes")
             return
-        if not self.rate_ok():
-            self.error("rate_limited", "too many messages; slow down")
-            return
         try:
             msg = wire.loads(raw)
         except (wire.JSONDecodeError, RecursionError):
-            self.error("malformed", "a message is one JSON object")
+            msg = None
+        t = msg.get("t") if isinstance(msg, dict) else None
+        ref = t if isinstance(t, str) and t in HANDLERS else None
+        if not self.rate_ok():
+            self.error("rate_limited", "too many messages; at most "
+                       f"{self.hub.settings.rate_per_second:g} per second", ref)
             return
-        if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
-            self.error("malformed", 'a message is {"t": type, "v": version, "d": data}')
+        if not isinstance(msg, dict) or not isinstance(t, str):
+            self.error("malformed", 'a message is one JSON object '
+                                    '{"t": type, "v": version, "d": data}')
             return
-        t = msg["t"]
+        if too_deep(msg):
+            self.error("malformed", f"a message nests at most {MAX_DEPTH} levels", ref)
+            return
         d = msg.get("d", {})
         if d is None:
             d = {}
         if not isinstance(d, dict):
-            self.error("malformed", "d must be an object", t)
+            self.error("malformed", "d must be an object", ref)
             return
         v = msg.get("v")
-        handler = getattr(self, f"on_{t}", None) if t.isidentifier() else None
+        handler = HANDLERS.get(t)
         if handler is None:
             self.error("unknown_type", f"unknown message type {t[:40]!r}", None)
             return
         try:
-            await handler(v, d)
+            await handler(self, v, d)
         except Refusal as exc:
             self.error(exc.code, exc.reason, t, exc.to_json())
         except Exception:
@@ -203,8 +212,9 @@ class Connection:
 
     @staticmethod
     def _version(v: Any) -> int:
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise Refusal("malformed", "v must be the version you saw (an integer ≥ 0)")
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_VERSION:
+            raise Refusal("malformed", "v must be the version you saw "
+                                       f"(an integer from 0 to {MAX_VERSION})")
         return v
 
     @staticmethod
@@ -221,6 +231,11 @@ class Connection:
             await wiring.refresh(self.hub, self.session)  # claimed on another worker?
         if self.take_seat(token):
             self.welcome()
+        else:
+            self.bad_token("hello")
+
+    def bad_token(self, ref: str | None) -> None:
+        self.error("bad_token", "this token does not open a seat of this match", ref)
 
     async def on_ping(self, _v: Any, d: dict[str, Any]) -> None:
         self.push(_msg("pong", self.session.version, d))
@@ -305,6 +320,35 @@ class Connection:
             self.busy = False
 
 
+Handler = Callable[[Connection, Any, dict[str, Any]], Awaitable[None]]
+# The message types a client may send (docs/protocol.md, "Client → server"): nothing
+# else reaches a method, whatever its name.
+HANDLERS: dict[str, Handler] = {
+    "hello": Connection.on_hello, "ping": Connection.on_ping, "sync": Connection.on_sync,
+    "act": Connection.on_act, "undo": Connection.on_undo, "redo": Connection.on_redo,
+    "click": Connection.on_click, "hint": Connection.on_hint,
+    "verdict": Connection.on_verdict,
+}
+
+
+def too_deep(value: object) -> bool:
+    """Whether objects and arrays nest more than MAX_DEPTH levels (iteratively: no
+    recursion limit is ever reached, here or in the encoder)."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > MAX_DEPTH:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
 async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
     await ws.accept()
     try:
@@ -315,10 +359,11 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
         return
     conn = Connection(hub, ws, session)
     token = ws.query_params.get("token")
-    if token:
-        conn.take_seat(token)
+    seated = conn.take_seat(token) if token else True
     unsubscribe = hub.bus.subscribe(session.id, conn.on_event)
-    conn.welcome()
+    conn.welcome()  # always the first message; a bad ?token= is refused right after
+    if not seated:
+        conn.bad_token(None)
     sender = asyncio.create_task(conn.sender())
     try:
         while not conn.closed:
