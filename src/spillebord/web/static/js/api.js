@@ -28,7 +28,8 @@ async function request(method, path, body, headers = {}) {
   if (player) init.headers["X-Player"] = player;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    // A deal number read as a string (parseJson) goes back as the number it is.
+    init.body = JSON.stringify(body).replace(/("deal":)"(\d+)"/g, "$1$2");
   }
   let res;
   try {
@@ -59,6 +60,11 @@ export const claimInvite = (code) =>
   request("POST", `/api/invites/${encodeURIComponent(code)}/claim`, {});
 export const getStats = (player) =>
   request("GET", `/api/players/${encodeURIComponent(player)}/stats`);
+
+export function getBest(player, game, deal, flags) {
+  const q = new URLSearchParams({ game, deal: String(deal), flags: JSON.stringify(flags) });
+  return request("GET", `/api/players/${encodeURIComponent(player)}/best?${q}`);
+}
 
 export function getRecord(id, token) {
   const headers = token ? { Authorization: `Bearer ${token}` } : {};

@@ -7,6 +7,7 @@
 import { getGames, getMatch, loadToken, rememberMatch, saveToken } from "./api.js";
 import { cardName, t } from "./i18n.js";
 import { renderInvites, renderLog, renderOutcome, renderSeats, seatNamer, shortNamer } from "./panel.js";
+import { createExtras } from "./extras.js";
 import { Session } from "./session.js";
 import { announce, choose, clearMessage, errorText, initPage, showMessage } from "./ui.js";
 
@@ -18,6 +19,7 @@ window.__spillebord = debug;
 let match = null;
 let mySeat = null;
 let renderer = null;
+let extras = null; // rules, and the solitaires' clock, best result and replay of the deal
 let last = null;
 const log = debug.log;
 let seatName = (i) => t("seat.player", { n: i + 1 });
@@ -100,6 +102,7 @@ function onState(d, v) {
   debug.state = d;
   const st = { view: d.view, legal: d.legal, seat: mySeat, toMove: d.to_move, events: d.events || [], outcome: d.outcome };
   renderer.update(st);
+  extras?.update(d);
   updateToolbar(d);
   $("status").textContent = statusText(d);
   renderSeats($("seats"), match, d, seatName);
@@ -171,6 +174,7 @@ async function main() {
   const gameName = info.name ? info.name[document.documentElement.lang] || info.name.da : match.game;
   document.title = `${gameName} — ${t("app.name")}`;
   $("game-title").textContent = gameName;
+  extras = createExtras({ match, matchId, gameName });
   document.body.dataset.game = match.game;
   debug.marks.fetched = performance.now();
   // The renderer module loads while the socket connects; an early state waits for it.

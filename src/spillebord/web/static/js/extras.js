@@ -1,0 +1,127 @@
+// What players of solitaire and board-game sites expect beside the board: the rules of
+// the game in a dialog ("Regler", every game), and for the solitaires the clock (time
+// played and moves, from the server's `clock`, ticking on between moves), "play this
+// deal again" and the player's best result on this deal (GET /api/players/{id}/best).
+// play.js calls createExtras once and update(state) on every `state`.
+
+import { createMatch, getBest, rememberMatch, saveToken } from "./api.js";
+import { currentLang, t } from "./i18n.js";
+import { el, errorText, showMessage } from "./ui.js";
+
+// Pauses count at most this long (server/clock.py's IDLE_CAP): the shown time keeps
+// ticking only that far past the last move.
+const IDLE_CAP = 60;
+
+// 75.4 → "1:15"; 3725 → "1:02:05".
+export function formatTime(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const two = (n) => String(n).padStart(2, "0");
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h ? `${h}:${two(m)}:${two(s % 60)}` : `${m}:${two(s % 60)}`;
+}
+
+function clockText(moves, seconds) {
+  return t("clock.text", { time: formatTime(seconds), moves });
+}
+
+export function bestText(b) {
+  if (!b.best) return t("best.none");
+  const r = b.best;
+  const result = r.won ? t("best.won", { bonus: r.bonus }) : t("best.lost");
+  const tries = t("best.tries", { played: b.played, wins: b.wins });
+  return `${result} · ${clockText(r.moves, r.seconds)}. ${tries}`;
+}
+
+// The rules dialog: the pre-rendered, escaped fragment of docs/rules (web/rules.py).
+async function showRules(game, gameName, opener) {
+  const dlg = el("dialog", { class: "rules-dialog", "aria-labelledby": "rules-title" });
+  const body = el("div", { class: "rules-body" });
+  const close = el("button", { type: "button", class: "primary", text: t("common.close") });
+  dlg.append(el("div", { class: "rules-head" },
+    el("h2", { id: "rules-title", text: t("rules.title", { game: gameName }) }), close), body);
+  const finish = () => {
+    dlg.close();
+    dlg.remove();
+    opener.focus();
+  };
+  close.addEventListener("click", finish);
+  dlg.addEventListener("cancel", (ev) => {
+    ev.preventDefault();
+    finish();
+  });
+  document.body.append(dlg);
+  dlg.showModal();
+  try {
+    const res = await fetch(`/static/rules/${encodeURIComponent(game)}.${currentLang()}.html`);
+    if (!res.ok) throw new Error(String(res.status));
+    body.innerHTML = await res.text(); // our own file, rendered with raw HTML escaped
+  } catch {
+    body.textContent = t("rules.unavailable");
+  }
+}
+
+export function createExtras({ match, matchId, gameName }) {
+  const $ = (id) => document.getElementById(id);
+  const rules = $("rules");
+  rules.hidden = false;
+  rules.addEventListener("click", () => showRules(match.game, gameName, rules));
+  const solitaire = match.seats.length === 1;
+  if (!solitaire) return { update() {} };
+
+  const clock = $("clock");
+  const best = $("best");
+  const restart = $("restart");
+  const player = localStorage.getItem("spillebord.player");
+  let base = null; // {moves, seconds, at: performance.now() of receipt, running}
+  const paint = () => {
+    if (!base) return;
+    const extra = base.running ? Math.min(IDLE_CAP, (performance.now() - base.at) / 1000) : 0;
+    clock.textContent = clockText(base.moves, base.seconds + extra);
+  };
+  const tick = setInterval(paint, 1000);
+
+  async function loadBest() {
+    if (!player || match.deal === null || match.deal === undefined) return;
+    try {
+      const b = await getBest(player, match.game, match.deal, match.flags || {});
+      best.hidden = false;
+      best.replaceChildren(el("h2", { text: t("best.title", { deal: match.deal }) }),
+        el("p", { text: bestText(b) }));
+    } catch {
+      best.hidden = true;
+    }
+  }
+
+  if (match.deal !== null && match.deal !== undefined) {
+    restart.hidden = false;
+    restart.addEventListener("click", async () => {
+      restart.disabled = true;
+      try {
+        const res = await createMatch({ game: match.game, seats: ["me"], deal: match.deal, flags: match.flags || {} });
+        if (res.token) saveToken(res.match_id, res.token);
+        rememberMatch({ match_id: res.match_id, game: match.game });
+        location.href = `/play/${res.match_id}`;
+      } catch (err) {
+        showMessage(errorText(err.code, err.reason, err), "error");
+        restart.disabled = false;
+      }
+    });
+  }
+  loadBest();
+
+  let finished = null;
+  return {
+    update(d) {
+      if (d.clock) {
+        base = { ...d.clock, at: performance.now(), running: d.status !== "finished" };
+        clock.hidden = false;
+        paint();
+      }
+      const over = d.status === "finished";
+      if (over && finished === false) loadBest(); // this game just ended: a new result
+      finished = over;
+      if (over) clearInterval(tick);
+    },
+  };
+}
