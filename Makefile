@@ -1,14 +1,16 @@
 # Spillebord — the two quick-start commands:
 #   make run    install into .venv and serve the app on http://127.0.0.1:8000 (SQLite)
 #   make test   install everything the tests need (Python packages, Debian packages
-#               chromium, postgresql, redis-server, nginx) and run ruff, mypy and pytest
+#               chromium, postgresql, redis-server, nginx, nodejs, npm; the npm packages of
+#               package-lock.json) and run ruff, mypy, the JS checks (tsc, eslint, node
+#               tests) and pytest
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test install install-dev system-deps lint typecheck pytest bench clean
+.PHONY: run test install install-dev system-deps lint typecheck jscheck pytest bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,13 +32,22 @@ lint: install-dev
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 
+# The web pages' JavaScript: type check (tsc over JSDoc, strict), ESLint, node unit tests.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+jscheck: node_modules/.package-lock.json
+	npx --no-install tsc -p jsconfig.json
+	npx --no-install eslint
+	node --test tests/js/*.test.js
+
 pytest: install-dev
 	$(BIN)/pytest
 
-test: system-deps install-dev lint pytest
+test: system-deps install-dev lint jscheck pytest
 
 bench: install-dev
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache node_modules

@@ -5,11 +5,21 @@
 
 // Deal numbers of table games are 63-bit: beyond a JS number's 53 bits.  They are read
 // as strings (the page only shows and links them, never computes with them).
+/** @typedef {import("./protocol").CreateMatchRequest} CreateMatchRequest */
+/** @typedef {import("./protocol").RefusalMessage} RefusalMessage */
+
+/** @param {string} text @returns {any} */
 export function parseJson(text) {
   return JSON.parse(text.replace(/("deal"\s*:\s*)(\d{16,})/g, '$1"$2"'));
 }
 
 export class ApiError extends Error {
+  /**
+   * @param {number} status the HTTP status (0: no answer)
+   * @param {string} code
+   * @param {string} reason
+   * @param {RefusalMessage} [detail]
+   */
   constructor(status, code, reason, detail = {}) {
     super(reason || code);
     this.status = status;
@@ -22,7 +32,15 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @param {{ [name: string]: string }} [headers]
+ * @returns {Promise<any>}
+ */
 async function request(method, path, body, headers = {}) {
+  /** @type {RequestInit & { headers: { [name: string]: string } }} */
   const init = { method, headers: { ...headers } };
   const player = localStorage.getItem("spillebord.player");
   if (player) init.headers["X-Player"] = player;
@@ -41,7 +59,7 @@ async function request(method, path, body, headers = {}) {
   try {
     data = parseJson(await res.text());
   } catch {
-    data = null;
+    // not JSON (a proxy's error page): data stays null
   }
   if (!res.ok) {
     const detail = data && data.detail;
@@ -53,28 +71,48 @@ async function request(method, path, body, headers = {}) {
   return data;
 }
 
+/** @returns {Promise<import("./protocol").GameInfo[]>} */
 export const getGames = () => request("GET", "/api/games");
+/** @param {string} id @returns {Promise<import("./protocol").MatchInfo>} */
 export const getMatch = (id) => request("GET", `/api/matches/${encodeURIComponent(id)}`);
+/** @param {CreateMatchRequest} spec @returns {Promise<import("./protocol").CreateMatchResponse>} */
 export const createMatch = (spec) => request("POST", "/api/matches", spec);
+/** @param {string} code @returns {Promise<import("./protocol").ClaimResponse>} */
 export const claimInvite = (code) =>
   request("POST", `/api/invites/${encodeURIComponent(code)}/claim`, {});
+/** @param {string} player @returns {Promise<import("./protocol").PlayerStats>} */
 export const getStats = (player) =>
   request("GET", `/api/players/${encodeURIComponent(player)}/stats`);
 
+/**
+ * @param {string} player
+ * @param {string} game
+ * @param {number | string} deal
+ * @param {{ [flag: string]: boolean }} flags
+ * @returns {Promise<import("./protocol").BestResult>}
+ */
 export function getBest(player, game, deal, flags) {
   const q = new URLSearchParams({ game, deal: String(deal), flags: JSON.stringify(flags) });
   return request("GET", `/api/players/${encodeURIComponent(player)}/best?${q}`);
 }
 
+/**
+ * @param {string} id
+ * @param {string | null} token
+ * @returns {Promise<import("./protocol").RecordResponse>}
+ */
 export function getRecord(id, token) {
+  /** @type {{ [name: string]: string }} */
   const headers = token ? { Authorization: `Bearer ${token}` } : {};
   return request("GET", `/api/matches/${encodeURIComponent(id)}/record`, undefined, headers);
 }
 
 // The browser's player id (statistics are kept per id); created once and kept.
+/** @returns {Promise<string>} */
 export async function ensurePlayer() {
   let id = localStorage.getItem("spillebord.player");
   if (id) return id;
+  /** @type {import("./protocol").NewPlayer} */
   const data = await request("POST", "/api/players", {});
   id = data.player_id;
   localStorage.setItem("spillebord.player", id);
@@ -82,20 +120,27 @@ export async function ensurePlayer() {
 }
 
 // Seat tokens are kept per match so a reload or a new tab finds the seat again.
+/** @param {string} matchId @param {string} token */
 export function saveToken(matchId, token) {
   localStorage.setItem(`spillebord.token.${matchId}`, token);
 }
+/** @param {string} matchId @returns {string | null} */
 export function loadToken(matchId) {
   return localStorage.getItem(`spillebord.token.${matchId}`);
 }
 
 // Remember matches this browser started or joined (the start page lists them).
+/** @typedef {{ match_id: string, game: string | null, time?: string }} KnownMatch */
+
+/** @param {KnownMatch} entry */
 export function rememberMatch(entry) {
+  /** @type {KnownMatch[]} */
   const list = JSON.parse(localStorage.getItem("spillebord.matches") || "[]");
   const rest = list.filter((m) => m.match_id !== entry.match_id);
   rest.unshift({ ...entry, time: new Date().toISOString() });
   localStorage.setItem("spillebord.matches", JSON.stringify(rest.slice(0, 50)));
 }
+/** @returns {KnownMatch[]} */
 export function knownMatches() {
   return JSON.parse(localStorage.getItem("spillebord.matches") || "[]");
 }

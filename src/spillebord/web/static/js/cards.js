@@ -11,7 +11,29 @@ const SUIT_SHAPES = {
   S: '<path d="M50 3C36 24 6 38 6 60c0 14 11 22 22 22 8 0 15-4 19-10-1 10-5 18-13 25h32c-8-7-12-15-13-25 4 6 11 10 19 10 11 0 22-8 22-22C94 38 64 24 50 3z"/>',
   C: '<circle cx="50" cy="27" r="21"/><circle cx="26" cy="58" r="21"/><circle cx="74" cy="58" r="21"/><path d="M45 50h10l7 47H38z"/>',
 };
+/** @type {{ [rank: string]: string }} */
 const RANK_TEXT = { T: "10" };
+
+/**
+ * @typedef {object} CardOpts
+ * @property {boolean} [button] a focusable <button> instead of a <div role=img>
+ * @property {string} [label] the screen-reader label
+ * @property {number} [count] (backs) a badge with the number of cards
+ * @property {string} [text] (slots) a small text inside
+ */
+
+/**
+ * @param {CardOpts} opts
+ * @returns {HTMLElement}
+ */
+function base(opts) {
+  if (opts.button) {
+    const b = document.createElement("button");
+    b.type = "button";
+    return b;
+  }
+  return document.createElement("div");
+}
 
 export function installSuitSprite() {
   if (document.getElementById("suit-sprite")) return;
@@ -25,17 +47,18 @@ export function installSuitSprite() {
   document.body.prepend(svg);
 }
 
+/** @param {string} suit @param {string} cls */
 function suitIcon(suit, cls) {
   return `<svg class="${cls}" aria-hidden="true" focusable="false"><use href="#suit-${suit}"/></svg>`;
 }
 
 // A face-up card element.  `opts.button` makes it a focusable <button>; `opts.label`
 // overrides the screen-reader label (e.g. "hjerter otte, række").
+/** @param {string} code @param {CardOpts} [opts] */
 export function cardEl(code, opts = {}) {
-  const el = document.createElement(opts.button ? "button" : "div");
+  const el = base(opts);
   el.className = "card";
-  if (opts.button) el.type = "button";
-  else el.setAttribute("role", "img");
+  if (!opts.button) el.setAttribute("role", "img");
   el.dataset.code = code;
   el.setAttribute("aria-label", opts.label || cardName(code));
   if (code === "JK") {
@@ -54,11 +77,11 @@ export function cardEl(code, opts = {}) {
 }
 
 // A face-down card (a pile back).  `count` adds a badge with the number of cards.
+/** @param {CardOpts} [opts] */
 export function backEl(opts = {}) {
-  const el = document.createElement(opts.button ? "button" : "div");
+  const el = base(opts);
   el.className = "card back";
-  if (opts.button) el.type = "button";
-  else el.setAttribute("role", "img");
+  if (!opts.button) el.setAttribute("role", "img");
   el.setAttribute("aria-label", opts.label || t("card.facedown"));
   if (opts.count !== undefined) {
     const badge = document.createElement("span");
@@ -71,10 +94,10 @@ export function backEl(opts = {}) {
 }
 
 // An empty place (a slot outline), optionally with a small label inside.
+/** @param {CardOpts} [opts] */
 export function slotEl(opts = {}) {
-  const el = document.createElement(opts.button ? "button" : "div");
+  const el = base(opts);
   el.className = "card slot";
-  if (opts.button) el.type = "button";
   if (opts.label) el.setAttribute("aria-label", opts.label);
   if (opts.text) {
     const s = document.createElement("span");
@@ -86,6 +109,7 @@ export function slotEl(opts = {}) {
   return el;
 }
 
+/** @param {string} code */
 export function rankText(code) {
   return RANK_TEXT[code[0]] || code[0];
 }

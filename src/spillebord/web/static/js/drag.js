@@ -5,7 +5,39 @@
 
 const THRESHOLD = 6;
 
+/**
+ * @typedef {object} DragState
+ * @property {HTMLElement | SVGElement} el the dragged source element
+ * @property {string} source its data-drag name
+ * @property {string[]} targets the places it may be dropped on
+ * @property {number} x where the press began
+ * @property {number} y
+ * @property {HTMLElement | SVGElement | null} ghost the copy that follows the pointer (once moving)
+ * @property {number} [dx] pointer offset inside the element
+ * @property {number} [dy]
+ */
+
+/**
+ * The drop place under a viewport point: the nearest `[data-drop]` element at (x, y)
+ * whose place is one of `targets`, or null.
+ * @param {number} x
+ * @param {number} y
+ * @param {string[]} targets
+ * @returns {string | null}
+ */
+export function dropAt(x, y, targets) {
+  const under = document.elementFromPoint(x, y);
+  const place = under && under.closest("[data-drop]");
+  const name = place instanceof HTMLElement || place instanceof SVGElement ? place.dataset.drop : undefined;
+  return name !== undefined && targets.includes(name) ? name : null;
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {{ targetsFor: (source: string) => string[], onDrop: (source: string, place: string) => void }} how
+ */
 export function enableDrag(root, { targetsFor, onDrop }) {
+  /** @type {DragState | null} */
   let drag = null;
 
   function clear() {
@@ -16,11 +48,12 @@ export function enableDrag(root, { targetsFor, onDrop }) {
   }
 
   root.addEventListener("pointerdown", (ev) => {
-    const el = ev.target.closest("[data-drag]");
-    if (!el || !root.contains(el) || ev.button !== 0) return;
-    const targets = targetsFor(el.dataset.drag);
+    const el = ev.target instanceof Element ? ev.target.closest("[data-drag]") : null;
+    if (!(el instanceof HTMLElement || el instanceof SVGElement) || !root.contains(el) || ev.button !== 0) return;
+    const source = el.dataset.drag || "";
+    const targets = targetsFor(source);
     if (!targets.length) return;
-    drag = { el, source: el.dataset.drag, targets, x: ev.clientX, y: ev.clientY, ghost: null };
+    drag = { el, source, targets, x: ev.clientX, y: ev.clientY, ghost: null };
   });
 
   root.addEventListener("pointermove", (ev) => {
@@ -28,16 +61,17 @@ export function enableDrag(root, { targetsFor, onDrop }) {
     if (!drag.ghost) {
       if (Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) < THRESHOLD) return;
       const rect = drag.el.getBoundingClientRect();
-      drag.ghost = drag.el.cloneNode(true);
-      drag.ghost.classList.add("drag-ghost");
-      drag.ghost.removeAttribute("id");
-      Object.assign(drag.ghost.style, {
+      const ghost = /** @type {HTMLElement | SVGElement} */ (drag.el.cloneNode(true));
+      drag.ghost = ghost;
+      ghost.classList.add("drag-ghost");
+      ghost.removeAttribute("id");
+      Object.assign(ghost.style, {
         position: "fixed", left: `${rect.left}px`, top: `${rect.top}px`, pointerEvents: "none",
         zIndex: 1000, margin: 0,
       });
       drag.dx = ev.clientX - rect.left;
       drag.dy = ev.clientY - rect.top;
-      document.body.append(drag.ghost);
+      document.body.append(ghost);
       drag.el.classList.add("dragging");
       for (const place of drag.targets) {
         const t = root.querySelector(`[data-drop="${place}"]`);
@@ -49,8 +83,8 @@ export function enableDrag(root, { targetsFor, onDrop }) {
         // capture is a nicety only
       }
     }
-    drag.ghost.style.left = `${ev.clientX - drag.dx}px`;
-    drag.ghost.style.top = `${ev.clientY - drag.dy}px`;
+    drag.ghost.style.left = `${ev.clientX - (drag.dx ?? 0)}px`;
+    drag.ghost.style.top = `${ev.clientY - (drag.dy ?? 0)}px`;
     ev.preventDefault();
   });
 
@@ -61,11 +95,10 @@ export function enableDrag(root, { targetsFor, onDrop }) {
       return;
     }
     drag.ghost.style.display = "none";
-    const under = document.elementFromPoint(ev.clientX, ev.clientY);
-    const place = under && under.closest("[data-drop]");
+    const place = dropAt(ev.clientX, ev.clientY, drag.targets);
     const source = drag.source;
-    const ok = place && drag.targets.includes(place.dataset.drop);
     // Swallow the click that follows a real drag.
+    /** @param {Event} e */
     const swallow = (e) => {
       e.stopPropagation();
       e.preventDefault();
@@ -73,7 +106,7 @@ export function enableDrag(root, { targetsFor, onDrop }) {
     window.addEventListener("click", swallow, { capture: true, once: true });
     setTimeout(() => window.removeEventListener("click", swallow, { capture: true }), 50);
     clear();
-    if (ok) onDrop(source, place.dataset.drop);
+    if (place !== null) onDrop(source, place);
   });
 
   root.addEventListener("pointercancel", clear);
@@ -81,12 +114,19 @@ export function enableDrag(root, { targetsFor, onDrop }) {
 
 // FLIP animation: remember where places were, then slide the new top card of the
 // destination in from the source's old position.  Skipped when motion is reduced.
+/** @typedef {{ [place: string]: DOMRect }} Rects */
+
+/** @param {ParentNode} root @returns {Rects} */
 export function rectsOf(root) {
+  /** @type {Rects} */
   const out = {};
-  for (const el of root.querySelectorAll("[data-place]")) out[el.dataset.place] = el.getBoundingClientRect();
+  for (const el of root.querySelectorAll("[data-place]")) {
+    if (el instanceof HTMLElement || el instanceof SVGElement) out[el.dataset.place || ""] = el.getBoundingClientRect();
+  }
   return out;
 }
 
+/** @param {Element | null | undefined} el @param {DOMRect | null | undefined} from */
 export function slideIn(el, from) {
   if (!el || !from || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
   const to = el.getBoundingClientRect();

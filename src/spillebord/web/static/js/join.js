@@ -1,3 +1,4 @@
+// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // The invite page (/join/{code}): claims the seat through the API, keeps the token and
 // goes to the game.  A broken, used or expired invite explains itself in the catalogue's
 // words (error.bad_invite, error.invite_used, error.match_over) with the server's reason.

@@ -5,13 +5,23 @@
 import { has, t } from "./i18n.js";
 import { el } from "./ui.js";
 
+/** @typedef {import("./protocol").MatchInfo} MatchInfo */
+/** @typedef {(seat: number) => string} SeatNamer */
+/** @typedef {{ seats: { seat: number, kind: string, bot?: string | null, level?: unknown }[] }} SeatsOf */
+
 // A bot's display name: its level ("Mellem") when it plays one of the game's levels,
 // else the bot's own name ("Tilfældige træk") — never the bot's key.
+/** @param {string | null | undefined} bot @param {unknown} level @returns {string} */
 export function botName(bot, level) {
   if (Number.isInteger(level)) return t(`level.${level}`);
   return has(`bot.${bot}`) ? t(`bot.${bot}`) : t("bot.unknown");
 }
 
+/**
+ * @param {SeatsOf | null} match
+ * @param {number | null} mySeat
+ * @returns {SeatNamer}
+ */
 export function seatNamer(match, mySeat) {
   return (i) => {
     const s = match && match.seats && match.seats[i];
@@ -22,6 +32,11 @@ export function seatNamer(match, mySeat) {
 }
 
 // A short name for tight spots (the kugler board): "Dig", "Computer 3", "Spiller 2".
+/**
+ * @param {SeatsOf | null} match
+ * @param {number | null} mySeat
+ * @returns {SeatNamer}
+ */
 export function shortNamer(match, mySeat) {
   return (i) => {
     const s = match && match.seats && match.seats[i];
@@ -30,6 +45,12 @@ export function shortNamer(match, mySeat) {
   };
 }
 
+/**
+ * @param {HTMLElement} box
+ * @param {MatchInfo | null} match
+ * @param {import("./protocol").StateData | null} st
+ * @param {SeatNamer} seatName
+ */
 export function renderSeats(box, match, st, seatName) {
   box.innerHTML = "";
   if (!match || match.seats.length < 2) return;
@@ -48,8 +69,13 @@ export function renderSeats(box, match, st, seatName) {
   box.append(ul);
 }
 
+/**
+ * @param {HTMLElement} box
+ * @param {string} matchId
+ */
 export function renderInvites(box, matchId) {
   box.innerHTML = "";
+  /** @type {import("./protocol").Invite[]} */
   const invites = JSON.parse(localStorage.getItem(`spillebord.invites.${matchId}`) || "[]");
   if (!invites.length) return;
   box.append(el("h2", { text: t("panel.invites") }));
@@ -71,6 +97,13 @@ export function renderInvites(box, matchId) {
   }
 }
 
+/**
+ * @param {HTMLElement} box
+ * @param {import("./protocol").GameEvent[]} log
+ * @param {SeatNamer} seatName
+ * @param {boolean} solitaire
+ * @param {(action: string) => string} [describe]
+ */
 export function renderLog(box, log, seatName, solitaire, describe = (a) => a) {
   box.innerHTML = "";
   if (!log.length) return;
@@ -87,6 +120,13 @@ export function renderLog(box, log, seatName, solitaire, describe = (a) => a) {
   box.append(ol);
 }
 
+/**
+ * @param {HTMLElement} box
+ * @param {import("./protocol").Outcome | null} outcome
+ * @param {{ match_id: string, game: string, seats: unknown[] }} match
+ * @param {SeatNamer} seatName
+ * @param {number | null} mySeat
+ */
 export function renderOutcome(box, outcome, match, seatName, mySeat) {
   box.innerHTML = "";
   if (!outcome) {

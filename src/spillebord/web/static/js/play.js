@@ -1,3 +1,4 @@
+// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // The game page (/play/{match_id}): finds the seat token (URL fragment, else
 // localStorage), opens the match's WebSocket, loads the game's renderer module and hands
 // it each `state`.  Undo/redo/hint/verdict are solitaire messages of the protocol; every

@@ -1,3 +1,4 @@
+// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // The replay page (/replay/{match_id}): the finished game's record (GET
 // /api/matches/{id}/record) as a list of steps to walk through with the buttons, the
 // arrow keys or a click on a step.  The browser cannot compute positions (no rules

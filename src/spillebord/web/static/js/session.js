@@ -6,16 +6,39 @@
 
 import { parseJson } from "./api.js";
 
+/** @typedef {import("./protocol").ServerMessage} ServerMessage */
+/** @typedef {import("./protocol").ClientData} ClientData */
+/**
+ * What the page does with the server's messages (each optional).
+ * @typedef {object} SessionHandlers
+ * @property {(d: import("./protocol").WelcomeData) => void} [onWelcome]
+ * @property {(d: import("./protocol").StateData, v: number) => void} [onState]
+ * @property {(d: import("./protocol").ErrorData) => void} [onError]
+ * @property {(d: import("./protocol").HintData) => void} [onHint]
+ * @property {(d: import("./protocol").VerdictData) => void} [onVerdict]
+ * @property {(d: import("./protocol").ChoicesData) => void} [onChoices]
+ * @property {(status: ConnectionStatus) => void} [onConnection]
+ */
+/** @typedef {"connecting" | "open" | "lost" | "closed" | "not_found"} ConnectionStatus */
+
 export class Session {
+  /**
+   * @param {string} matchId
+   * @param {string | null} token the seat's token; null to watch
+   * @param {SessionHandlers} handlers
+   */
   constructor(matchId, token, handlers) {
     this.matchId = matchId;
     this.token = token;
     this.h = handlers;
     this.version = 0;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.retry = 0;
     this.closed = false;
-    this.timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
+    /** @type {string[]} */
     this.pending = [];
     this.connected = false; // a socket of this session has opened before
   }
@@ -65,42 +88,50 @@ export class Session {
     });
   }
 
+  /** @param {string} text one frame from the server */
   receive(text) {
+    /** @type {ServerMessage} */
     let msg;
     try {
       msg = parseJson(text);
     } catch {
       return;
     }
-    const d = msg.d || {};
+    if (!msg || typeof msg !== "object" || !msg.d) return;
     switch (msg.t) {
       case "welcome":
         this.version = msg.v;
-        this.h.onWelcome?.(d);
+        this.h.onWelcome?.(msg.d);
         break;
       case "state":
         this.version = msg.v;
-        this.h.onState?.(d, msg.v);
+        this.h.onState?.(msg.d, msg.v);
         break;
       case "error":
         if (typeof msg.v === "number") this.version = Math.max(this.version, msg.v);
-        this.h.onError?.(d);
-        if (d.code === "stale") this.raw("sync", {});
+        this.h.onError?.(msg.d);
+        if (msg.d.code === "stale") this.raw("sync", {});
         break;
       case "hint":
-        this.h.onHint?.(d);
+        this.h.onHint?.(msg.d);
         break;
       case "verdict":
-        this.h.onVerdict?.(d);
+        this.h.onVerdict?.(msg.d);
         break;
       case "choices":
-        this.h.onChoices?.(d);
+        this.h.onChoices?.(msg.d);
         break;
       default:
         break;
     }
   }
 
+  /**
+   * Sends a message now, or when the socket opens.
+   * @template {keyof ClientData} T
+   * @param {T} t
+   * @param {ClientData[T]} d
+   */
   raw(t, d) {
     const text = JSON.stringify({ t, v: this.version, d });
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
@@ -114,9 +145,11 @@ export class Session {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
   }
 
+  /** @param {string} action */
   act(action) {
     this.raw("act", { action });
   }
+  /** @param {string} target */
   click(target) {
     this.raw("click", { target });
   }

@@ -1,3 +1,4 @@
+// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // The player's statistics on the start page, drawn as SVG charts: games and wins over
 // time (cumulative lines), bonus points per game, and results against each bot kind.
 // Also the list of the browser's games: finished ones open as replays.

@@ -57,12 +57,14 @@ function ensureLive() {
   document.body.append(live);
 }
 
+/** @param {string} text */
 export function announce(text) {
   const live = document.getElementById("live");
   if (live) live.textContent = text;
 }
 
 // Show a message in #messages; kind is "error", "ok" or "" (info).
+/** @param {string} text @param {"error" | "ok" | ""} [kind] */
 export function showMessage(text, kind = "") {
   const box = document.getElementById("messages");
   if (!box) return;
@@ -83,6 +85,12 @@ export function clearMessage() {
 // ("hjerter otte"), those in `ranks` as rank names, the rest (places, seats) as written.
 // Without such a key the server's English reason is shown only on the English page;
 // the Danish page says the code's sentence alone.
+/**
+ * @param {string} code
+ * @param {string} reason
+ * @param {import("./protocol").RefusalMessage} [detail]
+ * @returns {string}
+ */
 export function errorText(code, reason, detail = {}) {
   const key = `error.${code}`;
   const mine = t(key);
@@ -92,6 +100,7 @@ export function errorText(code, reason, detail = {}) {
 }
 
 // The refusal's reason from its message key, or "" when there is none to translate.
+/** @param {import("./protocol").RefusalMessage | null | undefined} detail @returns {string} */
 export function reasonText(detail) {
   if (!detail || !detail.key || !has(`refused.${detail.key}`)) return "";
   const params = { ...(detail.params || {}) };
@@ -104,6 +113,13 @@ export function reasonText(detail) {
 }
 
 // A modal choice: resolves with the chosen value, or null when cancelled.
+/** @typedef {{ value: string, label: string }} Choice */
+
+/**
+ * @param {string} title
+ * @param {Choice[]} options
+ * @returns {Promise<string | null>}
+ */
 export function choose(title, options) {
   return new Promise((resolve) => {
     const dlg = document.createElement("dialog");
@@ -132,6 +148,7 @@ export function choose(title, options) {
     });
     document.body.append(dlg);
     dlg.showModal();
+    /** @param {string | null} value */
     function finish(value) {
       dlg.close();
       dlg.remove();
@@ -140,13 +157,23 @@ export function choose(title, options) {
   });
 }
 
+/**
+ * An element: `attrs` are attributes, except `class`, `text` (its text) and `on<event>`
+ * (a listener); null, undefined and false leave an attribute out, true sets it empty.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {{ [name: string]: string | number | boolean | null | undefined | ((ev: any) => void) }} [attrs]
+ * @param {...(Node | string | null | undefined)} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
+    if (typeof v === "function") {
+      if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    } else if (k === "class") node.className = String(v);
+    else if (k === "text") node.textContent = String(v);
+    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : String(v));
   }
   for (const c of children) if (c !== null && c !== undefined) node.append(c);
   return node;

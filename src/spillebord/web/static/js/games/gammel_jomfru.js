@@ -1,3 +1,4 @@
+// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // Gammel Jomfru renderer: a table for 2–8 seats round the centre piles.
 // Each seat shows its face-down count and face-up top; the turned card waits in the
 // middle.  On your turn you click your face-down pile ("turn"), then one of the places

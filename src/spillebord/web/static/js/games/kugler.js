@@ -1,3 +1,4 @@
+// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // Kugler og Jokere renderer: the SVG board (kugler_board.js), your hand, teams and hand
 // sizes, the last moves.  A move is picked in steps that only ever narrow the server's
 // legal list: a card, then a marble (the "from" of a step), then a destination (its

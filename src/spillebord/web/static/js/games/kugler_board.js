@@ -1,3 +1,4 @@
+// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // Kugler og Jokere board drawing: the rule book's geometry (ruling 2) as SVG for 4, 6 and
 // 8 seats — a circular track of 18 fields per seat numbered in the direction of play,
 // each seat's start field t(18p), home entry t(18p − 5) with its 5 home fields running

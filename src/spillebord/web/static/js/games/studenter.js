@@ -1,3 +1,4 @@
+// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // Studenterkabalen renderer: 8 foundations under small yellow base-rank frames, the
 // 19-card row fanned sideways, the 6 helpers, stock and waste, and pass + bonus in the
 // lower right corner.  A click on row / waste / h1–h6 / stock is sent to the server's

@@ -1,0 +1,431 @@
+// The wire protocol of docs/protocol.md as TypeScript declarations, for the type check
+// of the page modules (JSDoc `import("./protocol").X`).  Nothing here is served code.
+// Each declaration that describes a part of the document carries `@wire <section>`:
+// tests/js/protocol.test.js checks that every message type and field the document names
+// is declared here and that every field declared here is named in its section.
+
+/** A seat's or spectator's view of the game: `state.view(seat)`, shaped by each game. */
+export type GameView = { [field: string]: unknown };
+
+// ---------------------------------------------------------------------------- HTTP
+
+/** @wire HTTP API */
+export interface HttpError {
+  detail: HttpErrorDetail;
+}
+
+/** @wire HTTP API */
+export interface HttpErrorDetail extends RefusalMessage {
+  code: string;
+  reason: string;
+  errors?: { loc: (string | number)[]; msg: string }[];
+}
+
+/** Text in both languages of the pages. */
+export interface Texts {
+  da: string;
+  en: string;
+}
+
+/** @wire GET /api/games */
+export interface GameInfo {
+  key: string;
+  name: Texts;
+  blurb: Texts;
+  seats: number[];
+  default_seats: number;
+  solitaire: boolean;
+  flags: GameFlag[];
+  bots: string[];
+  bot_options: { [bot: string]: { [option: string]: BotOptionSpec } };
+  levels: BotLevel[];
+  default_level: number | null;
+  solver: boolean;
+  winnable: boolean;
+}
+
+/** @wire GET /api/games */
+export interface GameFlag {
+  name: string;
+  default: boolean;
+  da: string;
+  en: string;
+}
+
+/** @wire GET /api/games */
+export interface BotOptionSpec {
+  type: "int" | "float" | "str" | "bool";
+  min?: number;
+  max?: number;
+  choices?: string[];
+}
+
+/** @wire GET /api/games */
+export interface BotLevel {
+  level: number;
+  bot: string;
+}
+
+/** @wire POST /api/players */
+export interface NewPlayer {
+  player_id: string;
+}
+
+/** A seat in `POST /api/matches`: mine, open (invite) or a bot. */
+export type SeatSpec = "me" | "human" | BotSeatSpec;
+
+/** @wire POST /api/matches */
+export interface BotSeatSpec {
+  bot?: string;
+  level?: number | null;
+  options?: { [option: string]: unknown };
+}
+
+/** @wire POST /api/matches */
+export interface CreateMatchRequest {
+  game: string;
+  flags?: { [flag: string]: boolean };
+  seats?: SeatSpec[];
+  deal?: number | "random" | "winnable";
+  takeover_seconds?: number | null;
+  player?: string;
+}
+
+/** @wire POST /api/matches */
+export interface CreateMatchResponse {
+  match_id: string;
+  seat: number | null;
+  token: string | null;
+  play_url: string;
+  invites: Invite[];
+  commitment: string;
+}
+
+/** @wire POST /api/matches */
+export interface Invite {
+  seat: number;
+  code: string;
+  url: string;
+}
+
+/** @wire GET /api/matches/{id} */
+export interface MatchInfo {
+  match_id: string;
+  game: string;
+  flags: { [flag: string]: boolean };
+  seats: SeatInfo[];
+  status: MatchStatus;
+  version: number;
+  to_move: number | null;
+  outcome: Outcome | null;
+  /** 63-bit for table games: read as a string beyond 16 digits (api.js parseJson). */
+  deal: number | string | null;
+  fair: FairDeal | null;
+  takeover_seconds: number | null;
+  created: string;
+  finished: string | null;
+}
+
+export type MatchStatus = "running" | "finished";
+
+/** @wire Fair deals */
+export interface FairDeal {
+  algorithm: string;
+  commitment: string;
+  deal: number | string | null;
+  salt: string | null;
+}
+
+/** @wire GET /api/matches/{id} */
+export interface SeatInfo {
+  seat: number;
+  kind: "human" | "bot";
+  bot: string | null;
+  level: unknown;
+  options: { [option: string]: unknown };
+  claimed: boolean;
+  connected: boolean;
+  bot_playing: boolean;
+}
+
+/** @wire GET /api/matches/{id} */
+export interface Outcome {
+  winners: number[];
+  ranking: number[][];
+  reason: string;
+  bonus: number;
+  losers?: number[];
+}
+
+/** @wire POST /api/invites/{code}/claim */
+export interface ClaimRequest {
+  player?: string;
+}
+
+/** @wire POST /api/invites/{code}/claim */
+export interface ClaimResponse {
+  match_id: string;
+  seat: number;
+  token: string;
+  play_url: string;
+  commitment: string;
+}
+
+/** @wire GET /api/matches/{id}/record */
+export interface RecordResponse {
+  record: GameRecord;
+  events: RecordEvent[];
+  outcome: Outcome | null;
+  status: MatchStatus;
+  clock: Clock | null;
+}
+
+/** @wire GET /api/matches/{id}/record */
+export interface GameRecord {
+  format: number;
+  game: string;
+  seats: number;
+  deal: number | string;
+  deal_algorithm: string;
+  flags: { [flag: string]: boolean };
+  actions: string[];
+}
+
+/** @wire GET /api/matches/{id}/record */
+export interface RecordEvent extends GameEvent {
+  time: string;
+}
+
+/** @wire GET /api/matches/{id}/replay?step=N */
+export interface ReplayStep {
+  step: number;
+  total: number;
+  seat: number | null;
+  view: GameView;
+  to_move: number | null;
+}
+
+/** @wire GET /api/players/{player_id}/stats */
+export interface PlayerStats {
+  player_id: string;
+  games: number;
+  finished: number;
+  wins: number;
+  bonus: number;
+  by_game: { [game: string]: GameTotals };
+  timeline: TimelinePoint[];
+  bots: BotResults[];
+}
+
+/** @wire GET /api/players/{player_id}/stats */
+export interface GameTotals {
+  games: number;
+  finished: number;
+  wins: number;
+  bonus: number;
+  win_rate: number | null;
+  first: string | null;
+  last: string | null;
+  current_streak: number;
+  longest_streak: number;
+  best_seconds: number | null;
+  best_moves: number | null;
+}
+
+/** @wire GET /api/players/{player_id}/stats */
+export interface TimelinePoint {
+  time: string;
+  match_id: string;
+  game: string;
+  won: boolean;
+  bonus: number;
+  cumulative_bonus: number;
+  cumulative_wins: number;
+  moves?: number;
+  seconds?: number;
+}
+
+/** @wire GET /api/players/{player_id}/stats */
+export interface BotResults {
+  game: string;
+  bot: string;
+  games: number;
+  player_wins: number;
+  bot_wins: number;
+}
+
+/** @wire GET /api/players/{player_id}/best?game=posthus&deal=7&flags={...} */
+export interface BestResult {
+  game: string;
+  deal: number | string;
+  played: number;
+  wins: number;
+  best: BestGame | null;
+}
+
+/** @wire GET /api/players/{player_id}/best?game=posthus&deal=7&flags={...} */
+export interface BestGame {
+  match_id: string;
+  won: boolean;
+  bonus: number;
+  finished: string;
+  moves: number;
+  seconds: number;
+}
+
+// ----------------------------------------------------------------------- WebSocket
+
+/** @wire WebSocket /ws/{match_id} */
+export interface Frame<T extends string, D> {
+  t: T;
+  v: number;
+  d: D;
+}
+
+/** One event of the match: an action, an undo or a redo (solitaires). */
+export interface GameEvent {
+  seq: number;
+  kind: "act" | "undo" | "redo";
+  seat: number;
+  action: string;
+  by?: "bot";
+  move?: MoveFacts;
+}
+
+/** Moves made and time played of a solitaire (`state.clock`, the record's `clock`). */
+export interface Clock {
+  moves: number;
+  seconds: number;
+}
+
+/** What an action does, for wording it (`state.moves`, an event's `move`). */
+export type MoveFacts = KuglerMove | GammelJomfruMove;
+
+/** @wire ← state */
+export interface KuglerMove {
+  card: string;
+  discard: boolean;
+  seat: number;
+  steps: KuglerStep[];
+}
+
+/** @wire ← state */
+export interface KuglerStep {
+  seat: number;
+  from: string;
+  to: string;
+  kind: "out" | "forward" | "back" | "jump";
+  fields: number;
+  home_field: number | null;
+  path: string[];
+  jumps: number[];
+  effects: { seat: number; from: string; to: string }[];
+}
+
+/** @wire ← state */
+export interface GammelJomfruMove {
+  card: string | null;
+  place: "centre" | "pile" | "seat" | "own" | null;
+  pile: number | null;
+  seat: number | null;
+  onto: string | null;
+  recycled: boolean;
+  out: boolean;
+}
+
+/** The key of a refusal's sentence and its placeholders (an `error`, an HTTP `detail`). */
+export interface RefusalMessage {
+  key?: string;
+  params?: { [name: string]: string };
+  cards?: string[];
+  ranks?: string[];
+}
+
+/** @wire ← welcome */
+export interface WelcomeData {
+  seat: number | null;
+  role: "player" | "spectator";
+  match: MatchInfo;
+}
+
+/** @wire ← state */
+export interface StateData {
+  seat: number | null;
+  view: GameView;
+  legal: string[];
+  to_move: number | null;
+  outcome: Outcome | null;
+  events: GameEvent[];
+  can_undo?: boolean;
+  can_redo?: boolean;
+  clock?: Clock;
+  moves?: { [action: string]: MoveFacts };
+  status: MatchStatus;
+}
+
+/** @wire ← error */
+export interface ErrorData extends RefusalMessage {
+  code: string;
+  reason: string;
+  ref?: string;
+}
+
+/** @wire ← hint */
+export interface HintData {
+  action: string | null;
+}
+
+/** @wire ← verdict */
+export interface VerdictData {
+  verdict: "winnable" | "unwinnable" | "unknown";
+}
+
+/** @wire ← choices */
+export interface ChoicesData {
+  target: string;
+  actions: string[];
+}
+
+/** @wire ← pong */
+export type PongData = { [key: string]: unknown };
+
+export type ServerMessage =
+  | Frame<"welcome", WelcomeData>
+  | Frame<"state", StateData>
+  | Frame<"error", ErrorData>
+  | Frame<"hint", HintData>
+  | Frame<"verdict", VerdictData>
+  | Frame<"choices", ChoicesData>
+  | Frame<"pong", PongData>;
+
+/** @wire → hello */
+export interface HelloData {
+  token: string;
+}
+
+/** @wire → act */
+export interface ActData {
+  action: string;
+}
+
+/** @wire → click */
+export interface ClickData {
+  target: string;
+}
+
+/** The empty `d` of `sync`, `undo`, `redo`, `hint` and `verdict`. */
+export type Empty = { [key: string]: never };
+
+export type ClientMessage =
+  | Frame<"hello", HelloData>
+  | Frame<"act", ActData>
+  | Frame<"sync", Empty>
+  | Frame<"undo", Empty>
+  | Frame<"redo", Empty>
+  | Frame<"click", ClickData>
+  | Frame<"hint", Empty>
+  | Frame<"verdict", Empty>
+  | Frame<"ping", { [key: string]: unknown }>;
+
+/** Every client message type with the type of its `d`. */
+export type ClientData = { [M in ClientMessage as M["t"]]: M["d"] };
