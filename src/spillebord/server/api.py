@@ -7,7 +7,7 @@ import json
 import secrets
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, Query, Request
+from fastapi import APIRouter, Body, Cookie, Header, Query, Request
 from pydantic import BaseModel
 
 from spillebord import games
@@ -21,6 +21,7 @@ from spillebord.server.stats import best_on_deal, player_stats
 
 router = APIRouter(prefix="/api")
 PlayerHeader = Annotated[str | None, Header(alias="X-Player")]
+SessionCookie = Annotated[str | None, Cookie(alias="spillebord_session")]
 
 
 class Claim(BaseModel):
@@ -53,10 +54,12 @@ async def new_player(request: Request) -> dict[str, str]:
 
 
 @router.post("/matches", status_code=201)
-async def new_match(request: Request, body: CreateMatch,
-                    x_player: PlayerHeader = None) -> dict[str, Any]:
+async def new_match(request: Request, body: CreateMatch, x_player: PlayerHeader = None,
+                    session: SessionCookie = None) -> dict[str, Any]:
     """Create a match; returns the creator's seat token and one invite per open seat."""
-    return await create_match(hub_of(request), body, x_player)
+    hub = hub_of(request)
+    player = await hub.people.acting(session, check_player(body.player or x_player))
+    return await create_match(hub, body.model_copy(update={"player": player}), player)
 
 
 @router.get("/matches/{match_id}")
@@ -71,12 +74,15 @@ async def match_info(request: Request, match_id: str) -> dict[str, Any]:
 @router.post("/invites/{code}/claim")
 async def claim_invite(request: Request, code: str,
                        body: Annotated[Claim | None, Body()] = None,
-                       x_player: PlayerHeader = None) -> dict[str, Any]:
+                       x_player: PlayerHeader = None,
+                       session: SessionCookie = None) -> dict[str, Any]:
     """Take the invited seat (single use); returns the seat token."""
     if len(code) > 64:
         raise Refusal("bad_invite", "this invite link does not exist", 404)
-    player = check_player((body.player if body else None) or x_player)
-    return await hub_of(request).claim(code, player)
+    hub = hub_of(request)
+    player = await hub.people.acting(
+        session, check_player((body.player if body else None) or x_player))
+    return await hub.claim(code, player)
 
 
 async def readable(request: Request, match_id: str,

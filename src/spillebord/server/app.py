@@ -15,6 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from spillebord.server import api, pages
 from spillebord.server.errors import Refusal
 from spillebord.server.hub import Hub
+from spillebord.server.people import routes as people_routes
 from spillebord.server.security import SecurityHeaders
 from spillebord.server.settings import Settings
 from spillebord.server.ws import serve_echo, serve_socket
@@ -38,8 +39,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(Refusal)
-    async def refusal(_request: Request, exc: Refusal) -> JSONResponse:
-        return JSONResponse({"detail": exc.to_json()}, status_code=exc.status)
+    async def refusal(request: Request, exc: Refusal) -> JSONResponse:
+        response = JSONResponse({"detail": exc.to_json()}, status_code=exc.status)
+        if exc.code in people_routes.ENDED:  # an ended sign-in: clear its cookie too
+            people_routes.drop_cookie(request, response)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -52,6 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                         "errors": errors}}, status_code=422)
 
     app.include_router(api.router)
+    app.include_router(people_routes.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC, check_dir=False), name="static")
 

@@ -15,11 +15,13 @@ from spillebord.server import compute
 from spillebord.server.bots_runner import BotDriver
 from spillebord.server.compute import Compute
 from spillebord.server.errors import Refusal
+from spillebord.server.people.service import People
 from spillebord.server.scale import wiring
 from spillebord.server.sessions import Session, token_hash
 from spillebord.server.settings import Settings
 from spillebord.server.storage import migrate
 from spillebord.server.storage.engine import Checkpointer, SqliteOwner, make_engine
+from spillebord.server.storage.people import PeopleRepo
 from spillebord.server.storage.repo import MatchRow, Repository
 from spillebord.server.storage.writer import GroupWriter
 
@@ -38,6 +40,7 @@ class Hub:
         self.settings = settings
         self.engine = make_engine(settings.db_url)
         self.repo = Repository(self.engine)
+        self.people = People(PeopleRepo(self.engine), settings)
         # One worker: in-process bus and locks.  SPILLEBORD_REDIS (with PostgreSQL):
         # Redis pub/sub and PostgreSQL advisory locks across workers (scale/).
         self.scale = wiring.install(self)

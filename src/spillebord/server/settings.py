@@ -30,6 +30,15 @@ class Settings:
     ws_echo: bool = False           # /ws-echo for the load benchmark only
     min_takeover: int = 5           # smallest takeover_seconds a room may set
     redis_url: str | None = None    # several workers: Redis pub/sub (docs/deploy.md)
+    # Accounts (docs/server.md, "Names and accounts")
+    argon2_time: int = 1            # Argon2id passes
+    argon2_memory_kib: int = 47104  # Argon2id memory (46 MiB)
+    argon2_lanes: int = 1           # Argon2id parallelism
+    session_days: float = 30.0      # a sign-in session lasts this long
+    signin_free: int = 5            # failed sign-ins per name/address before slowing down
+    signin_delay: float = 1.0       # the first wait after those; doubles with each failure
+    signin_max_delay: float = 900.0  # the longest wait
+    signin_forget: float = 3600.0   # a failure count starts again after this quiet time
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -44,6 +53,14 @@ class Settings:
             rate_per_second=_float("SPILLEBORD_RATE", cls.rate_per_second),
             ws_echo=_flag("SPILLEBORD_WS_ECHO"),
             redis_url=os.environ.get("SPILLEBORD_REDIS") or None,
+            argon2_time=int(_float("SPILLEBORD_ARGON2_TIME", cls.argon2_time)),
+            argon2_memory_kib=int(_float("SPILLEBORD_ARGON2_MEMORY_KIB",
+                                         cls.argon2_memory_kib)),
+            argon2_lanes=int(_float("SPILLEBORD_ARGON2_LANES", cls.argon2_lanes)),
+            session_days=_float("SPILLEBORD_SESSION_DAYS", cls.session_days),
+            signin_free=int(_float("SPILLEBORD_SIGNIN_FREE", cls.signin_free)),
+            signin_delay=_float("SPILLEBORD_SIGNIN_DELAY", cls.signin_delay),
+            signin_max_delay=_float("SPILLEBORD_SIGNIN_MAX_DELAY", cls.signin_max_delay),
             warm_workers=os.environ.get("SPILLEBORD_WARM", "1").lower()
             not in ("0", "false", "no", "off"),
         )

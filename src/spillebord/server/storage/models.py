@@ -26,6 +26,41 @@ players = Table(
     metadata,
     Column("id", String(32), primary_key=True),
     Column("created", DateTime(timezone=True), nullable=False),
+    Column("name", String(20), nullable=True),  # display name (server/people/names.py)
+    Column("name_key", String(80), nullable=True),  # casefolded name: unique
+    Index("ux_players_name_key", "name_key", unique=True),
+)
+
+# A player with a password (issue 15).  The player id stays the same, so a guest who
+# signs up keeps every game and statistic.
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("password_hash", String(255), nullable=False),  # Argon2id, PHC string
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("password_changed", DateTime(timezone=True), nullable=False),
+)
+
+# Signed-in sessions: the cookie's value is never stored, only its SHA-256.
+auth_sessions = Table(
+    "auth_sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("expires", DateTime(timezone=True), nullable=False),
+    Index("ix_auth_sessions_player", "player_id"),
+)
+
+# Failed sign-ins per account name and per address (SHA-256 of "name:..."/"addr:..."),
+# for the slow-down after repeated failures.
+sign_in_failures = Table(
+    "sign_in_failures",
+    metadata,
+    Column("key_hash", String(64), primary_key=True),
+    Column("failures", Integer, nullable=False),
+    Column("last", DateTime(timezone=True), nullable=False),
 )
 
 matches = Table(

@@ -119,6 +119,25 @@ export async function ensurePlayer() {
   return id;
 }
 
+// Names and accounts (docs/protocol.md, "Names and accounts").  The sign-in session is
+// an HttpOnly cookie: fetch sends it, the page never reads it.
+export const getMe = () => request("GET", "/api/me");
+export const setName = (name) => request("PUT", "/api/me/name", { name });
+export const signUp = (name, password) => request("POST", "/api/account", { name, password });
+export const signIn = (name, password) => request("POST", "/api/session", { name, password });
+export const signOut = () => request("DELETE", "/api/session");
+export const changePassword = (oldPassword, newPassword) =>
+  request("PUT", "/api/account/password", { old_password: oldPassword, new_password: newPassword });
+
+// After signing in, this browser plays as the account's player id; after signing out
+// (or when the sign-in has ended) it starts again as a new guest.
+export function usePlayer(id) {
+  localStorage.setItem("spillebord.player", id);
+}
+export function forgetPlayer() {
+  localStorage.removeItem("spillebord.player");
+}
+
 // Seat tokens are kept per match so a reload or a new tab finds the seat again.
 /** @param {string} matchId @param {string} token */
 export function saveToken(matchId, token) {

@@ -4,6 +4,7 @@
 // seats for me, friends (invite links) and bots (a level of the game, or a named bot).  A shared link
 // (/?game=posthus&deal=7) preselects that deal.  Statistics and history: stats.js.
 
+import { renderAccount } from "./account.js";
 import { ApiError, createMatch, ensurePlayer, getGames, rememberMatch, saveToken } from "./api.js";
 import { currentLang, t } from "./i18n.js";
 import { botName } from "./panel.js";
@@ -160,6 +161,7 @@ function gameCard(g) {
 
 async function main() {
   await initPage();
+  await renderAccount().catch(() => null);
   let games = [];
   try {
     games = await getGames();

@@ -1,0 +1,136 @@
+// The name and account panel of the start page (docs/web.md, "Names and accounts"):
+// a guest picks a display name at once; a named guest can make an account (a password)
+// and keep its games; anyone can sign in with a name and password (another browser
+// then uses the account's player id); a signed-in player can change the password or
+// sign out.  The sign-in itself is an HttpOnly cookie the page never sees.
+
+import { ApiError, changePassword, ensurePlayer, forgetPlayer, getMe, setName, signIn, signOut, signUp, usePlayer } from "./api.js";
+import { t } from "./i18n.js";
+import { el, errorText, showMessage } from "./ui.js";
+
+function fail(err) {
+  const e = err instanceof ApiError ? err : new ApiError(0, "unknown", String(err));
+  showMessage(errorText(e.code, e.reason, e), "error");
+}
+
+function field(name, label, type = "text", extra = {}) {
+  const id = `account-${name}`;
+  return el("label", { class: "account-field", for: id }, el("span", { text: label }),
+    el("input", { id, name, type, required: true, ...extra }));
+}
+
+function form(cls, fields, submit, action) {
+  const button = el("button", { type: "submit", class: "primary", text: submit });
+  const f = el("form", { class: `account-form ${cls}` }, ...fields, button);
+  f.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    button.disabled = true;
+    try {
+      await action(Object.fromEntries(new FormData(f).entries()));
+    } catch (err) {
+      fail(err);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return f;
+}
+
+const nameInput = (label) => field("name", label, "text", { autocomplete: "username", maxlength: "40" });
+const passwordInput = (name, label, autocomplete) =>
+  field(name, label, "password", { autocomplete, maxlength: "200" });
+
+function fold(summary, ...content) {
+  return el("details", { class: "account-more" }, el("summary", { text: summary }), ...content);
+}
+
+function nameForm(me, label) {
+  return form("name-form", [nameInput(label)], t("account.save_name"), async ({ name }) => {
+    const who = await setName(name);
+    showMessage(t("account.name_saved", { name: who.name }), "ok");
+    render(who);
+  });
+}
+
+function signInForm() {
+  return form("sign-in-form", [nameInput(t("account.name")),
+    passwordInput("password", t("account.password"), "current-password")],
+  t("account.sign_in"), async ({ name, password }) => {
+    const who = await signIn(name, password);
+    usePlayer(who.player_id);
+    location.reload();
+  });
+}
+
+function signUpForm(me) {
+  const fields = [passwordInput("password", t("account.new_password"), "new-password")];
+  if (!me.name) fields.unshift(nameInput(t("account.name")));
+  return form("sign-up-form", fields, t("account.sign_up"), async ({ name, password }) => {
+    const who = await signUp(name || null, password);
+    usePlayer(who.player_id);
+    showMessage(t("account.signed_up", { name: who.name }), "ok");
+    render(who);
+  });
+}
+
+function passwordForm() {
+  return form("password-form", [passwordInput("old_password", t("account.old_password"), "current-password"),
+    passwordInput("new_password", t("account.new_password"), "new-password")],
+  t("account.change_password"), async ({ old_password: oldPassword, new_password: newPassword }) => {
+    await changePassword(oldPassword, newPassword);
+    showMessage(t("account.password_changed"), "ok");
+    render(await getMe());
+  });
+}
+
+function render(me) {
+  const box = document.getElementById("account");
+  if (!box) return;
+  box.innerHTML = "";
+  box.dataset.account = me.account ? "1" : "0";
+  const line = me.account
+    ? t("account.signed_in_as", { name: me.name })
+    : me.name ? t("account.guest_named", { name: me.name }) : t("account.guest");
+  box.append(el("p", { class: "account-line", id: "account-line", text: line }));
+  if (!me.name) box.append(nameForm(me, t("account.pick_name")));
+  const extra = el("div", { class: "account-actions" });
+  if (me.account) {
+    const out = el("button", { type: "button", id: "sign-out", text: t("account.sign_out") });
+    out.addEventListener("click", async () => {
+      try {
+        await signOut();
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status !== 401) return fail(err);
+      }
+      forgetPlayer();
+      location.reload();
+    });
+    extra.append(fold(t("account.rename"), nameForm(me, t("account.new_name"))),
+      fold(t("account.change_password"), passwordForm()), out);
+  } else {
+    if (me.name) extra.append(fold(t("account.rename"), nameForm(me, t("account.new_name"))));
+    extra.append(fold(t("account.sign_up"), el("p", { class: "hint", text: t("account.sign_up_why") }), signUpForm(me)),
+      fold(t("account.sign_in"), signInForm()));
+  }
+  box.append(extra);
+}
+
+// Show who plays here; an ended or expired sign-in is said once and the page goes on
+// as a new guest.
+export async function renderAccount() {
+  await ensurePlayer();
+  let me;
+  try {
+    me = await getMe();
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 401) {
+      fail(err);
+      return;
+    }
+    fail(err);
+    forgetPlayer();
+    await ensurePlayer();
+    me = await getMe();
+  }
+  render(me);
+}
