@@ -121,16 +121,23 @@ export async function ensurePlayer() {
 
 // Names and accounts (docs/protocol.md, "Names and accounts").  The sign-in session is
 // an HttpOnly cookie: fetch sends it, the page never reads it.
+/** @returns {Promise<import("./protocol").Me>} */
 export const getMe = () => request("GET", "/api/me");
+/** @param {string} name @returns {Promise<import("./protocol").Me>} */
 export const setName = (name) => request("PUT", "/api/me/name", { name });
+/** @param {string | null} name @param {string} password @returns {Promise<import("./protocol").Me>} */
 export const signUp = (name, password) => request("POST", "/api/account", { name, password });
+/** @param {string} name @param {string} password @returns {Promise<import("./protocol").Me>} */
 export const signIn = (name, password) => request("POST", "/api/session", { name, password });
+/** @returns {Promise<null>} */
 export const signOut = () => request("DELETE", "/api/session");
+/** @param {string} oldPassword @param {string} newPassword @returns {Promise<null>} */
 export const changePassword = (oldPassword, newPassword) =>
   request("PUT", "/api/account/password", { old_password: oldPassword, new_password: newPassword });
 
 // After signing in, this browser plays as the account's player id; after signing out
 // (or when the sign-in has ended) it starts again as a new guest.
+/** @param {string} id */
 export function usePlayer(id) {
   localStorage.setItem("spillebord.player", id);
 }

@@ -71,6 +71,15 @@ export interface NewPlayer {
   player_id: string;
 }
 
+/** @wire GET /api/me, PUT /api/me/name, POST /api/account, POST /api/session */
+export interface Me {
+  player_id: string;
+  /** null until the player picks one */
+  name: string | null;
+  /** whether the player has a password (and acts only when signed in) */
+  account: boolean;
+}
+
 /** A seat in `POST /api/matches`: mine, open (invite) or a bot. */
 export type SeatSpec = "me" | "human" | BotSeatSpec;
 
