@@ -12,9 +12,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from spillebord.server import api, pages
+from spillebord.server import api, apidocs, pages
 from spillebord.server.errors import Refusal
+from spillebord.server.guards import Guards
 from spillebord.server.hub import Hub
+from spillebord.server.logs import install_redaction
 from spillebord.server.people import routes as people_routes
 from spillebord.server.security import SecurityHeaders
 from spillebord.server.settings import Settings
@@ -33,10 +35,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await hub.stop()
 
+    docs = settings.api_docs
     app = FastAPI(title="Spillebord", lifespan=lifespan,
-                  description="Four Danish card games. WebSocket protocol: docs/protocol.md")
+                  description="Four Danish card games. WebSocket protocol: docs/protocol.md",
+                  docs_url=None, redoc_url=None,
+                  openapi_url="/openapi.json" if docs else None)
+    if docs:
+        apidocs.install(app)
     app.state.hub = hub
+    # Outermost last: the security headers also go on the guards' refusals.
+    app.add_middleware(Guards, max_body_bytes=settings.max_body_bytes,
+                       max_header_bytes=settings.max_header_bytes,
+                       allowed_origins=settings.allowed_origins)
     app.add_middleware(SecurityHeaders)
+    install_redaction()
 
     @app.exception_handler(Refusal)
     async def refusal(request: Request, exc: Refusal) -> JSONResponse:

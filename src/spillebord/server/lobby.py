@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from spillebord import bots
-from spillebord.server import compute, fairness
+from spillebord.server import compute, fairness, wire
 from spillebord.server.errors import Refusal
 from spillebord.server.hub import Hub, new_token
 from spillebord.server.sessions import token_hash
@@ -25,6 +25,7 @@ MAX_DEAL = 2**63 - 1
 # Bots share one worker process: a room must not be able to make a bot think for hours.
 MAX_BOT_SECONDS = 5.0
 MAX_BOT_NUMBER = 100_000
+MAX_OPTIONS_BYTES = 1024  # a bot seat's options and level, as compact JSON
 
 
 class BotSeat(BaseModel):
@@ -49,6 +50,15 @@ class CreateMatch(BaseModel):
     deal: int | Literal["random", "winnable"] = "random"
     takeover_seconds: int | None = None
     player: str | None = None
+
+
+def check_options_size(spec: BotSeat) -> None:
+    """The options are stored and shown to every seat and spectator: bounded, whatever
+    the bot's own schema says (the schema then checks names, types and ranges)."""
+    size = len(wire.dumps(spec.kwargs()).encode())
+    if size > MAX_OPTIONS_BYTES:
+        raise Refusal("bad_bot_options", f"a bot's options and level take at most "
+                                         f"{MAX_OPTIONS_BYTES} bytes of JSON ({size} given)")
 
 
 def check_bot_options(spec: BotSeat) -> None:
@@ -114,6 +124,7 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None) -> dict[s
     known = compute.bot_names(game.key)
     for spec in specs:
         if isinstance(spec, BotSeat):
+            check_options_size(spec)
             if spec.bot is None:
                 spec.bot = level_bot(game.key, spec.level)
             if spec.bot not in known:

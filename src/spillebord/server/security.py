@@ -3,9 +3,10 @@
 The pages (web/static) are plain ES modules and stylesheets from this origin with no
 inline scripts, inline style attributes or event-handler attributes, so the policy
 allows only ``'self'`` (plus ``data:`` images for the blank favicon); WebSockets go to
-the same origin (``connect-src 'self'``).  The interactive API docs (/docs, /redoc) load
-Swagger/ReDoc from a CDN with an inline bootstrap script, so they get the other headers
-but not this policy.  A pure ASGI middleware: WebSocket traffic passes untouched.
+the same origin (``connect-src 'self'``).  A response that sets its own policy keeps it
+(the API docs, apidocs.py).  Over TLS (the proxy says ``X-Forwarded-Proto: https`` and
+uvicorn trusts it) responses also carry HSTS.  A pure ASGI middleware: WebSocket
+traffic passes untouched.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ HEADERS = [
     (b"cross-origin-resource-policy", b"same-origin"),
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=()"),
 ]
-NO_CSP = ("/docs", "/redoc")
+HSTS = (b"strict-transport-security", b"max-age=31536000; includeSubDomains")
 
 
 class SecurityHeaders:
@@ -34,10 +35,9 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        path: str = scope.get("path", "")
-        extra = list(HEADERS)
-        if not path.startswith(NO_CSP):
-            extra.append((b"content-security-policy", CSP.encode()))
+        extra = [*HEADERS, (b"content-security-policy", CSP.encode())]
+        if scope.get("scheme") == "https":
+            extra.append(HSTS)
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":

@@ -39,6 +39,10 @@ class Settings:
     signin_delay: float = 1.0       # the first wait after those; doubles with each failure
     signin_max_delay: float = 900.0  # the longest wait
     signin_forget: float = 3600.0   # a failure count starts again after this quiet time
+    max_body_bytes: int = 65_536    # largest HTTP request body (413 above, unparsed)
+    max_header_bytes: int = 16_384  # largest sum of HTTP request headers (431 above)
+    allowed_origins: tuple[str, ...] = ()  # other sites allowed to post and connect
+    api_docs: bool = True           # /docs, /redoc and /openapi.json (off in production)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -61,6 +65,11 @@ class Settings:
             signin_free=int(_float("SPILLEBORD_SIGNIN_FREE", cls.signin_free)),
             signin_delay=_float("SPILLEBORD_SIGNIN_DELAY", cls.signin_delay),
             signin_max_delay=_float("SPILLEBORD_SIGNIN_MAX_DELAY", cls.signin_max_delay),
+            allowed_origins=tuple(o.strip() for o in
+                                  os.environ.get("SPILLEBORD_ORIGINS", "").split(",")
+                                  if o.strip()),
+            api_docs=os.environ.get("SPILLEBORD_API_DOCS", "1").lower()
+            not in ("0", "false", "no", "off"),
             warm_workers=os.environ.get("SPILLEBORD_WARM", "1").lower()
             not in ("0", "false", "no", "off"),
         )
