@@ -342,7 +342,10 @@ export interface GammelJomfruMove {
   out: boolean;
 }
 
-/** The key of a refusal's sentence and its placeholders (an `error`, an HTTP `detail`). */
+/**
+ * The key of a refusal's sentence and its placeholders (an `error`, an HTTP `detail`).
+ * @wire ← error
+ */
 export interface RefusalMessage {
   key?: string;
   params?: { [name: string]: string };
