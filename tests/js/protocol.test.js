@@ -101,12 +101,16 @@ for (const st of source.statements) {
   if (ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) decls.set(st.name.text, st);
 }
 
-/** @param {ts.Node} node @returns {string | null} the section of its `@wire` tag */
-function wireOf(node) {
-  for (const tag of ts.getJSDocTags(node)) {
-    if (tag.tagName.text === "wire") return (ts.getTextOfJSDocComment(tag.comment) ?? "").trim();
-  }
-  return null;
+/**
+ * The sections of a declaration's `@wire` tags (one tag may list several, comma-separated).
+ * @param {ts.Node} node
+ * @returns {string[]}
+ */
+function wiresOf(node) {
+  return ts.getJSDocTags(node)
+    .filter((tag) => tag.tagName.text === "wire")
+    .flatMap((tag) => (ts.getTextOfJSDocComment(tag.comment) ?? "").split(/,\s+/))
+    .map((section) => section.trim());
 }
 
 /**
@@ -123,8 +127,8 @@ function fieldsOf(name, section, deep = false, seen = new Set()) {
   const out = new Set();
   const decl = decls.get(name);
   if (!decl || seen.has(name)) return out;
-  const wire = wireOf(decl);
-  if (!deep && seen.size > 0 && wire !== null && wire !== section) return out;
+  const wire = wiresOf(decl);
+  if (!deep && seen.size > 0 && wire.length && !wire.includes(section)) return out;
   seen.add(name);
   /** @param {ts.Node} node */
   const visit = (node) => {
@@ -146,8 +150,7 @@ function tagged() {
   /** @type {Map<string, string[]>} */
   const out = new Map();
   for (const [name, decl] of decls) {
-    const wire = wireOf(decl);
-    if (wire !== null) out.set(wire, [...(out.get(wire) ?? []), name]);
+    for (const wire of wiresOf(decl)) out.set(wire, [...(out.get(wire) ?? []), name]);
   }
   return out;
 }

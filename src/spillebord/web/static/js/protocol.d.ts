@@ -282,6 +282,27 @@ export interface BestGame {
   seconds: number;
 }
 
+/** @wire PUT /api/me/name */
+export interface NameRequest {
+  name: string;
+}
+
+/**
+ * Sign up (`name` may be null when the guest has one) and sign in.
+ * @wire POST /api/account
+ * @wire POST /api/session
+ */
+export interface SignRequest {
+  name: string | null;
+  password: string;
+}
+
+/** @wire PUT /api/account/password */
+export interface PasswordChange {
+  old_password: string;
+  new_password: string;
+}
+
 // ----------------------------------------------------------------------- WebSocket
 
 /** @wire WebSocket /ws/{match_id} */
