@@ -5,14 +5,18 @@ connection is announced on the page and to the other seats."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 import re
+import threading
 from typing import Any
 
 import pytest
+from tests.server.live import Client, play_randomly
 
 from spillebord import bots
 
-from .helpers import api, need_game, open_room, state
+from .helpers import api, need_game, open_room, state, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -48,3 +52,70 @@ def test_every_offered_level_and_bot_opens_a_table(page: Any, server: str, game:
         seat_list = page.locator("#seats").inner_text()
         assert "Computer 2" in seat_list and not BOT_KEYS.search(seat_list), seat_list
         assert state(page)["view"]
+
+
+def in_thread(coro: Any) -> Any:
+    """Run a coroutine to its end in a thread of its own (Playwright's sync API holds an
+    event loop in the main thread)."""
+    box: list[Any] = []
+    thread = threading.Thread(target=lambda: box.append(asyncio.run(coro)))
+    thread.start()
+    thread.join(240)
+    assert box, "the websocket player did not finish"
+    return box[0]
+
+
+async def finish(server: str, match_id: str, token: str) -> dict[str, Any]:
+    """Play seat 0 to the end over a websocket (random legal actions, resigning a solitaire
+    at once)."""
+    c = await Client.open(server.replace("http", "ws", 1), match_id, token)
+    try:
+        st = await c.until(lambda s: s["outcome"] is not None or bool(s["legal"]))
+        if "resign" in st["legal"]:
+            await c.send("act", action="resign")
+            return await c.until(lambda s: s["outcome"] is not None)
+        return await play_randomly(c, random.Random(7))
+    finally:
+        await c.close()
+
+
+def board_shown(page: Any, over: bool) -> None:
+    """The reopened page drew its board (as the player of seat 0) and, when the game is
+    over, the outcome — within 10 s."""
+    page.wait_for_function(
+        "() => { const s = window.__spillebord.state; return s && s.seat === 0 "
+        "&& document.querySelector('#board').children.length > 0 "
+        "&& document.querySelector('#status').textContent.trim() !== ''; }", timeout=10000)
+    if over:
+        page.wait_for_selector("#outcome:not([hidden]) h2", timeout=10000)
+
+
+REOPEN_SEATS = {
+    "studenter": ["me"], "posthus": ["me"],
+    "gammel_jomfru": ["me", {"bot": "random"}],
+    "kugler": ["me", *[{"bot": "random"}] * 3],
+}
+
+
+@pytest.mark.parametrize("game", list(REOPEN_SEATS))
+def test_a_reopened_game_always_shows_its_board(page: Any, server: str, game: str) -> None:
+    """A reload, or "Åbn" under "Dine spil", shows the board every time: 6 reopenings
+    while the game runs and 20 after it ended, half by reload and half from the list."""
+    need_game(game)
+    made = api(server, "/api/matches", {"game": game, "seats": REOPEN_SEATS[game]})
+    page.goto(server + made["play_url"])
+    wait_ready(page)
+
+    def reopen(n: int, over: bool) -> None:
+        for i in range(n):
+            if i % 2:
+                page.goto(server + "/")
+                page.wait_for_selector("body[data-ready='1']")
+                page.click(f"#history-body li[data-match='{made['match_id']}'] a[href^='/play/']")
+            else:
+                page.reload()
+            board_shown(page, over)
+
+    reopen(6, over=False)
+    in_thread(finish(server, made["match_id"], made["token"]))
+    reopen(20, over=True)

@@ -141,6 +141,13 @@ class Connection:
             await self.ws.send_text(text)
 
     def welcome(self) -> None:
+        """Queue a ``welcome`` and then the state for the socket's seat.  A state still
+        queued from an earlier welcome (a ``hello`` answered before the sender ran) moves
+        behind the new welcome: the page draws the first state after its role's welcome,
+        so a state sent before it would be the only one and the board would stay empty."""
+        if STATE in self.outbox:
+            self.outbox = collections.deque(x for x in self.outbox if x is not STATE)
+        self.state_queued = False
         role = "spectator" if self.seat is None else "player"
         self.push(_msg("welcome", self.session.version,
                        {"seat": self.seat, "role": role, "match": self.session.public_info()}))
