@@ -2,6 +2,7 @@
 
     python bench/gammel_jomfru.py --quick          # a smoke run (about a minute)
     python bench/gammel_jomfru.py --games 2000     # the full bot match
+    python bench/gammel_jomfru.py --levels 400     # the levels, pair by pair
 
 1. random playouts on one core: actions per second through the public protocol
    (``legal_actions()`` + ``apply(text)``, a new immutable state each action) at 2, 4 and
@@ -10,7 +11,12 @@
    ``spillebord simulate`` does (seat s plays bots[(s + g) mod 3] in game g); each bot's
    loss rate (share of its seat-games ending as the gammel jomfru) with its Wilson 95%
    interval, the mean rank, the pairwise differences of loss rates with a 95% interval
-   (normal approximation), and the search bot's time per real decision.
+   (normal approximation), and the search bot's time per real decision;
+3. with ``--levels N``: the game's levels (``bots.levels``) pair by pair, N games each at
+   4 seats, the stronger level on seats 0 and 2 in even games and 1 and 3 in odd ones;
+   each game has exactly one gammel jomfru, so the share of games lost by the weaker
+   level (Wilson 95% interval) says whether the stronger level is better: above 0.5
+   with the interval excluding 0.5.
 """
 
 from __future__ import annotations
@@ -113,6 +119,46 @@ def diff_ci(a: dict[str, float], b: dict[str, float]) -> tuple[float, float, flo
     return pa - pb, pa - pb - half, pa - pb + half
 
 
+def level_match(strong: int, weak: int, games: int, seed: int,
+                progress: Progress) -> tuple[int, int]:
+    """Games (of ``games``) that the weaker level lost, and games that ended by the limit."""
+    players = {lv: bots.load("gammel_jomfru", bots.levels("gammel_jomfru")[lv].bot, level=lv)
+               for lv in (strong, weak)}
+    rng = random.Random(seed)
+    weak_lost = limit = 0
+    task = progress.add_task(f"level {strong} vs level {weak}", total=games)
+    for g in range(games):
+        levels = [strong, weak] * 2 if g % 2 == 0 else [weak, strong] * 2
+        state = GAME.new(deal=seed + g, seats=4)
+        while state.to_move is not None:
+            seat = state.to_move
+            state = state.apply(players[levels[seat]].choose(bots.Observation(state, seat, rng)))
+        outcome = state.outcome
+        assert outcome is not None and len(outcome.losers) == 1
+        weak_lost += levels[outcome.losers[0]] == weak
+        limit += outcome.reason == "turn_limit"
+        progress.advance(task)
+    return weak_lost, limit
+
+
+def levels_table(games: int, seed: int, console: Console) -> None:
+    pairs = [(3, 1), (2, 1), (3, 2)]
+    table = Table(title=f"Gammel Jomfru levels — {games} games a pair, 4 seats, 2 of each "
+                        f"level; share of games lost by the weaker level")
+    for col in ("pair", "weaker lost", "share (95% CI)", "turn-limit endings", "wall s"):
+        table.add_column(col, justify="right")
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), console=console) as progress:
+        for strong, weak in pairs:
+            t0 = time.perf_counter()
+            lost, limit = level_match(strong, weak, games, seed, progress)
+            lo, hi = wilson(lost, games)
+            table.add_row(f"{strong} vs {weak}", str(lost),
+                          f"{lost / games:.3f} ({lo:.3f}–{hi:.3f})", str(limit),
+                          f"{time.perf_counter() - t0:.0f}")
+    console.print(table)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a short smoke run")
@@ -122,8 +168,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=None,
                         help="also cap each search decision at this many seconds")
     parser.add_argument("--seed", type=int, default=1, help="first deal number")
+    parser.add_argument("--levels", type=int, default=0,
+                        help="only the level pairs, this many games each")
     args = parser.parse_args()
     console = Console()
+    if args.levels:
+        levels_table(args.levels, args.seed, console)
+        return
     speed_games = 40 if args.quick else 400
     games = 60 if args.quick else args.games
     options: dict[str, object] = {"playouts": args.playouts}
