@@ -88,7 +88,7 @@ async def test_the_reveal_verifies_and_recomputes_the_deal(server: LiveServer) -
     for seat, first in enumerate(firsts):
         assert first["v"] == 0 and first["d"]["view"] == start.view(seat)
     assert rec["record"]["deal"] == deal
-    end = GameRecord.from_json(rec["record"]).replay()
+    end = GameRecord.from_json(rec["record"]).replay(games.load("gammel_jomfru"))
     assert end.outcome is not None and end.outcome.to_json() == info["outcome"]
     # A tampered reveal fails.
     assert not fairness.verify(made["commitment"], deal + 1, salt)

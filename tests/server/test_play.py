@@ -24,7 +24,7 @@ KEYS = games.keys()
 def replay_states(record: dict[str, Any], events: list[dict[str, Any]]) -> list[State]:
     """The state after each event (index = version), undo and redo included."""
     rec = GameRecord.from_json({**record["record"], "actions": []})
-    stack = [rec.start()]
+    stack = [rec.start(games.load(rec.game))]
     undone: list[State] = []
     out = [stack[-1]]
     for e in events:
@@ -94,7 +94,7 @@ async def test_full_game_with_bots(server: LiveServer, key: str) -> None:
     assert info["status"] == "finished" and info["version"] == me.version
     assert info["deal"] == rec["record"]["deal"]
     record = GameRecord.from_json(rec["record"])
-    end = record.replay()
+    end = record.replay(game)
     assert end.outcome is not None and end.outcome.to_json() == final["outcome"]
     assert rec["outcome"] == final["outcome"]
     assert [e["seq"] for e in rec["events"]] == list(range(1, me.version + 1))
@@ -111,12 +111,12 @@ async def test_full_game_with_bots(server: LiveServer, key: str) -> None:
         for n in sorted({0, len(actions) // 2, len(actions)}):
             got = (await http.get(f"/api/matches/{mid}/replay", params={"step": n})).json()
             short = GameRecord.from_json({**rec["record"], "actions": actions[:n]})
-            assert got["view"] == short.replay().view(None) and got["total"] == len(actions)
+            assert got["view"] == short.replay(game).view(None) and got["total"] == len(actions)
         mine = await http.get(f"/api/matches/{mid}/replay", params={"step": 1},
                               headers={"Authorization": f"Bearer {made['token']}"})
         assert mine.json()["seat"] == 0
         short = GameRecord.from_json({**rec["record"], "actions": actions[:1]})
-        assert mine.json()["view"] == short.replay().view(0)
+        assert mine.json()["view"] == short.replay(game).view(0)
         too_far = await http.get(f"/api/matches/{mid}/replay",
                                  params={"step": len(actions) + 1})
         assert too_far.status_code == 404

@@ -1,6 +1,9 @@
-"""The game protocol every game implements (design.md, "The game protocol").
+"""The game protocol every game implements (docs/architecture.md; docs/adding-a-game.md
+walks through it).
 
-- ``Game``: names, seat counts, flags; ``new(deal=, seats=, **flags)``; notation.
+- ``Game``: names, seat counts, flags, the declared ``game_type`` (information, chance,
+  maximum length, where hidden cards live) and ``teams``; ``new(deal=, seats=, **flags)``;
+  notation.
 - ``State``: immutable; ``to_move``, ``legal_actions()``, ``apply()``, ``view(seat)``,
   ``outcome``, and ``resample(seat, rng)`` — a state from the same information set of
   ``seat`` with every card hidden from that seat drawn afresh (the determinization that
@@ -15,7 +18,8 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
+from typing import Any, ClassVar
 
 from spillebord.core.errors import IllegalActionError, NotationError
 
@@ -31,6 +35,44 @@ class FlagSpec:
     default: bool
     da: str
     en: str
+
+
+class Information(StrEnum):
+    """Whether some card is hidden from some seat (OpenSpiel's ``Information``)."""
+
+    PERFECT = "perfect"      # every seat sees everything
+    IMPERFECT = "imperfect"  # some cards are hidden: ``resample`` must redraw them
+
+
+class Chance(StrEnum):
+    """What decides the cards after the first deal (OpenSpiel's ``ChanceMode``, where
+    every game here is "sampled" from its deal number)."""
+
+    DETERMINISTIC = "deterministic"  # nothing is shuffled after the deal
+    SEEDED = "seeded"  # later shuffles (redeals, reshuffles) come from the deal's streams
+
+
+@dataclass(frozen=True, slots=True)
+class GameType:
+    """A game's declared nature, checked by the conformance suite (tests/conformance.py).
+
+    ``max_length``: the most actions any game can take (over every seat count and flag),
+    or None when the rules allow endless play (a solitaire card moved back and forth);
+    random playouts must end within it.  ``hidden``: the keys of the position JSON that
+    hold cards hidden from some seat — exactly what ``resample`` may change; empty
+    exactly when the information is perfect."""
+
+    information: Information
+    chance: Chance
+    max_length: int | None
+    hidden: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if (self.information is Information.IMPERFECT) != bool(self.hidden):
+            raise ValueError("an imperfect-information game names where its hidden "
+                             "cards live, and only such a game does")
+        if self.max_length is not None and self.max_length < 1:
+            raise ValueError("max_length is a positive number of actions or None")
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,10 +177,16 @@ class Game(ABC):
     seat_counts: tuple[int, ...] = (1,)
     default_seats: int = 1
     flag_specs: tuple[FlagSpec, ...] = ()
+    game_type: ClassVar[GameType]  # every game declares it (no default on purpose)
 
     @property
     def is_solitaire(self) -> bool:
         return self.seat_counts == (1,)
+
+    def teams(self, seats: int) -> tuple[tuple[int, ...], ...]:
+        """The teams at a table of ``seats``: partners win, lose and rank together.
+        Default: every seat plays for itself."""
+        return tuple((s,) for s in range(seats))
 
     def check_flags(self, flags: Mapping[str, Any]) -> dict[str, bool]:
         """All flags with defaults filled in; unknown or non-boolean flags are refused."""

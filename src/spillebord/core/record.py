@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spillebord.core.errors import NotationError
-from spillebord.core.protocol import State, replay
+from spillebord.core.protocol import Game, State, replay
 from spillebord.core.rng import DEAL_ALGORITHM_VERSION
 
 RECORD_FORMAT = 1
@@ -79,31 +79,16 @@ class GameRecord:
             raise NotationError(f"a record is JSON: {exc.msg} at line {exc.lineno}") from exc
         return cls.from_json(data)
 
-    def start(self) -> State:
-        """The state before the first action."""
-        from spillebord.games import load
-
-        game = load(self.game)
+    def start(self, game: Game) -> State:
+        """The state before the first action, for ``game`` (the record's game object:
+        the caller looks it up, e.g. ``games.load(record.game)`` — core never imports the
+        games layer)."""
+        if game.key != self.game:
+            raise NotationError(f"this is a {self.game} record, not {game.key}")
         if self.position is not None:
             return game.parse_position(self.position, **self.flags)
         return game.new(deal=self.deal, seats=self.seats, **self.flags)
 
-    def replay(self) -> State:
+    def replay(self, game: Game) -> State:
         """The state after every action (NotationError naming the refused action)."""
-        return replay(self.start(), self.actions)
-
-    def states(self) -> list[State]:
-        """Every state from the start to the end, for stepping through a replay."""
-        out = [self.start()]
-        for i, text in enumerate(self.actions):
-            try:
-                out.append(out[-1].apply(text))
-            except ValueError as exc:
-                raise NotationError(f"action {i + 1} ({text!r}) refused: {exc}") from exc
-        return out
-
-    def with_action(self, text: str) -> GameRecord:
-        return GameRecord(
-            self.game, self.seats, self.deal, self.flags, (*self.actions, text),
-            self.position, self.deal_algorithm,
-        )
+        return replay(self.start(game), self.actions)

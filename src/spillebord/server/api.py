@@ -155,6 +155,6 @@ async def replay_step(request: Request, match_id: str,
         raise Refusal("bad_step", f"the record has {len(record.actions)} actions", 404)
     shortened = GameRecord(record.game, record.seats, record.deal, record.flags,
                            record.actions[:step])
-    state = await asyncio.to_thread(shortened.replay)
+    state = await asyncio.to_thread(shortened.replay, session.game)
     return {"step": step, "total": len(record.actions), "seat": seat,
             "view": state.view(seat), "to_move": state.to_move}

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from spillebord import bots, solvers
+from spillebord import bots, games, solvers
 from spillebord.core.protocol import State, replay
 from spillebord.core.record import GameRecord
 
@@ -50,15 +50,20 @@ def solver_offers(game: str, *functions: str) -> bool:
     return all(callable(getattr(module, name, None)) for name in functions)
 
 
+def _start_game(record: GameRecord) -> State:
+    """The record replayed (its game looked up in the registry)."""
+    return record.replay(games.load(record.game))
+
+
 def solver_hint(record_json: str, seconds: float) -> str | None:
     record = GameRecord.loads(record_json)
-    result = solvers.load(record.game).hint(record.replay(), seconds)
+    result = solvers.load(record.game).hint(_start_game(record), seconds)
     return None if result is None else str(result)
 
 
 def solver_verdict(record_json: str, seconds: float) -> str:
     record = GameRecord.loads(record_json)
-    result = solvers.load(record.game).solve(record.replay(), seconds)
+    result = solvers.load(record.game).solve(_start_game(record), seconds)
     return str(result.verdict)
 
 
@@ -80,7 +85,7 @@ def _replayed(record: GameRecord) -> State:
     if cached is not None and record.actions[: len(cached[0])] == cached[0]:
         state = replay(cached[1], record.actions[len(cached[0]):])
     else:
-        state = record.replay()
+        state = _start_game(record)
     _STATES[key] = (record.actions, state)
     _STATES.move_to_end(key)
     while len(_STATES) > _MAX_STATES:

@@ -31,9 +31,9 @@ def test_position_round_trips_and_keeps_the_rule_book_keys() -> None:
     s = GAME.new(deal=9)
     text = GAME.format_position(s)
     assert list(json.loads(text)) == ["pass", "base", "row", "foundations", "helpers",
-                                      "stock", "waste", "left_used"]
+                                      "stock", "waste", "left_used", "deal"]
     again = GAME.parse_position(text)
-    assert GAME.format_position(again) == text and again == s
+    assert GAME.format_position(again) == text and again == s and again.deal == 9
 
 
 def test_bad_positions_are_refused_with_a_reason() -> None:

@@ -14,12 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from spillebord.core.errors import NotationError
-from spillebord.core.protocol import JSON, FlagSpec, Game, State
+from spillebord.core.protocol import JSON, Chance, FlagSpec, Game, GameType, Information, State
 from spillebord.core.rng import shuffled
 from spillebord.games.gammel_jomfru.actions import refusal
 from spillebord.games.gammel_jomfru.describe import describe
 from spillebord.games.gammel_jomfru.notation import format_position, parse_position
-from spillebord.games.gammel_jomfru.rules import DECK, default_turn_limit
+from spillebord.games.gammel_jomfru.rules import DECK, MAX_ACTIONS, default_turn_limit
 from spillebord.games.gammel_jomfru.state import JomfruState
 
 
@@ -40,6 +40,10 @@ class GammelJomfru(Game):
                 "is the old maid.")
     seat_counts = (2, 3, 4, 5, 6, 7, 8)
     default_seats = 4
+    # Face-down piles are hidden from everybody; face-up piles are turned over
+    # unshuffled (rule 4); the turn limit bounds a game (rules.MAX_ACTIONS).
+    game_type = GameType(Information.IMPERFECT, Chance.DETERMINISTIC,
+                         max_length=MAX_ACTIONS, hidden=("down",))
     flag_specs = (
         FlagSpec(
             "nearest_first", False,

@@ -7,6 +7,9 @@ hand waiting to be placed, ``out`` the seats already out in order.
 
 Extra keys (all optional, written by ``format_position``):
 
+- ``deal``: the deal number (rule book, "Notation shared by all games"; default 0) —
+  nothing is shuffled after the deal, so it decides nothing later, but a parsed
+  position keeps it;
 - ``turns``: completed turns so far (default 0); ``limit``: the turn limit (default
   1,000 completed turns, rule 6);
 - ``recycled``: seats whose face-down pile is their turned-over face-up pile (rule 4;
@@ -34,7 +37,7 @@ if TYPE_CHECKING:
     from spillebord.core.protocol import Game
 
 KEYS = ("seats", "turn", "down", "up", "centre", "turned", "out", "turns", "limit",
-        "recycled")
+        "recycled", "deal")
 
 
 def format_position(state: JomfruState) -> str:
@@ -50,6 +53,7 @@ def format_position(state: JomfruState) -> str:
         "turns": state.turns,
         "limit": state.limit,
         "recycled": [s for s in range(n) if state.recycled[s]],
+        "deal": state.deal,
     }
     return json.dumps(data)
 
@@ -123,6 +127,7 @@ def parse_position(game: Game, text: str, flags: dict[str, bool]) -> JomfruState
     recycled_seats = _seat_list(data, "recycled", n)
     limit = _int(data, "limit", default_turn_limit(n), 1, 10**9)
     turns = _int(data, "turns", 0, 0, limit)
+    deal = _int(data, "deal", 0, 0, 2**63)
 
     for i, pile in enumerate(centre):
         if not pile or pile[0][0] != "A":
@@ -150,7 +155,7 @@ def parse_position(game: Game, text: str, flags: dict[str, bool]) -> JomfruState
     if turned is not None and over:
         raise NotationError("'turned' must be null: no turn is in progress (game over)")
     recycled = tuple(s in recycled_seats for s in range(n))
-    return JomfruState(game, n, 0, flags, turn, down, up, centre, turned, out, turns, limit,
+    return JomfruState(game, n, deal, flags, turn, down, up, centre, turned, out, turns, limit,
                        recycled)
 
 

@@ -64,6 +64,12 @@ def fits_player(card: str, top: str) -> bool:
 TURN_LIMIT = 1000
 
 
+# The most actions a game started by ``new`` can take: a turn is at most 52 card
+# placements (the mover's cards only go away during its turn), each after a ``turn``,
+# plus the closing ``turn`` and ``keep``; ``TURN_LIMIT`` turns at most.
+MAX_ACTIONS = TURN_LIMIT * (2 * len(DECK) + 2)
+
+
 def default_turn_limit(seats: int) -> int:
     """The turn limit of a new game (the same for 2-8 seats)."""
     del seats

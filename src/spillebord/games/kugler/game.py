@@ -12,14 +12,22 @@ from typing import Any
 
 from spillebord.core.cards import kugler_deck
 from spillebord.core.errors import IllegalActionError
-from spillebord.core.protocol import JSON, FlagSpec, Game, State
+from spillebord.core.protocol import (
+    JSON,
+    Chance,
+    FlagSpec,
+    Game,
+    GameType,
+    Information,
+    State,
+)
 from spillebord.core.rng import shuffled
 from spillebord.games.kugler.board import EMPTY, geometry
 from spillebord.games.kugler.describe import describe
 from spillebord.games.kugler.explain import explain
 from spillebord.games.kugler.moves import Move
 from spillebord.games.kugler.notation import format_position, parse_position
-from spillebord.games.kugler.state import KuglerState
+from spillebord.games.kugler.state import ROUND_LIMIT, KuglerState
 
 
 class KuglerGame(Game):
@@ -32,6 +40,10 @@ class KuglerGame(Game):
                 "your team's ten marbles home first.")
     seat_counts = (4, 6, 8)
     default_seats = 4
+    # Hands and the draw pile are hidden; the discards are reshuffled from the deal
+    # number's streams; one action per turn, ROUND_LIMIT rounds at most.
+    game_type = GameType(Information.IMPERFECT, Chance.SEEDED,
+                         max_length=ROUND_LIMIT * max(seat_counts), hidden=("hands", "draw"))
     flag_specs = (
         FlagSpec("optional_home_entry", False,
                  "En kugle må køre forbi sit hjem og en omgang til",
@@ -43,6 +55,11 @@ class KuglerGame(Game):
                  "Færdig spiller flytter makkerens kugler",
                  "A finished player moves the partner's marbles"),
     )
+
+    def teams(self, seats: int) -> tuple[tuple[int, ...], ...]:
+        """Partners sit opposite (ruling 1)."""
+        half = seats // 2
+        return tuple((t, t + half) for t in range(half))
 
     def new(self, deal: int = 0, seats: int | None = None, **flags: bool) -> KuglerState:
         deal = self.check_deal(deal)

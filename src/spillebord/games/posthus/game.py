@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from spillebord.core.errors import NotationError
-from spillebord.core.protocol import FlagSpec, Game, State
+from spillebord.core.protocol import Chance, FlagSpec, Game, GameType, Information, State
 from spillebord.core.rng import shuffled
 from spillebord.games.posthus import grid as g
 from spillebord.games.posthus import notation
@@ -35,6 +35,9 @@ class PosthusGame(Game):
     )
     seat_counts = (1,)
     default_seats = 1
+    # Every card lies face up; the redeals shuffle from the deal number's streams; cards
+    # can be moved back and forth between gaps forever: no bound.
+    game_type = GameType(Information.PERFECT, Chance.SEEDED, max_length=None)
     flag_specs = (
         FlagSpec(
             "open_gaps",

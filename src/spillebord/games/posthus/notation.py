@@ -1,11 +1,14 @@
 """Posthus position text and action notation (rule book, posthus "Position text" and
 "Actions").
 
-Position text: an optional first line ``round N`` (N = 1, 2 or 3; 1 when absent), then
-4 lines of 8 tokens, each a card code or ``--`` for a gap.  ``format_position`` always
-writes the ``round`` line.  A resigned game (over, though its grid is not) is written
-with a last line ``resigned`` — the one addition to the rule book's text, needed so that
-every state round-trips.  Blank lines and extra spaces are tolerated on input.
+Position text: an optional first line ``round N`` (N = 1, 2 or 3; 1 when absent), an
+optional line ``deal N`` (the deal number whose streams ``redeal/<round>`` shuffle the
+later redeals; 0 when absent), then 4 lines of 8 tokens, each a card code or ``--`` for a
+gap.  ``format_position`` always writes the ``round`` line and the ``deal`` line unless
+the deal is 0: with the round the deal decides every later redeal, so a parsed position
+continues exactly like the original.  A resigned game (over, though its grid is not) is
+written with a last line ``resigned`` — the one addition to the rule book's text, needed
+so that every state round-trips.  Blank lines and extra spaces are tolerated on input.
 
 Actions: ``<card> <place>`` (``8H c2``), ``redeal``, ``resign``.  ``parse_action``
 gives the reason an action is refused ("8H does not fit c2: the left neighbour is 9S").
@@ -27,7 +30,7 @@ GAP_TOKEN = "--"
 
 
 def format_position(state: PosthusState) -> str:
-    lines = [f"round {state.round}"]
+    lines = [f"round {state.round}", *([f"deal {state.deal}"] if state.deal else [])]
     for row in range(g.ROWS):
         cells = state.grid[row * g.COLUMNS : (row + 1) * g.COLUMNS]
         lines.append(" ".join(GAP_TOKEN if c is None else c for c in cells))
@@ -43,9 +46,17 @@ def _parse_round(line: str) -> int:
     return int(words[1])
 
 
-def parse_grid_and_round(text: str) -> tuple[g.Grid, int, bool]:
-    """The grid, the round and the resigned mark of a position text (NotationError
-    naming the line, row and column of the first fault)."""
+def _parse_deal(lineno: int, line: str) -> int:
+    words = line.split()
+    if len(words) != 2 or not words[1].isdigit() or len(words[1]) > 19:
+        raise NotationError(f"line {lineno}: {line.strip()[:40]!r} is not 'deal N' "
+                            "(N a non-negative integer)")
+    return int(words[1])
+
+
+def parse_grid_and_round(text: str) -> tuple[g.Grid, int, int, bool]:
+    """The grid, the round, the deal number and the resigned mark of a position text
+    (NotationError naming the line, row and column of the first fault)."""
     if not isinstance(text, str):
         raise NotationError("a posthus position is text")
     numbered = [(i + 1, line) for i, line in enumerate(text.splitlines()) if line.strip()]
@@ -54,6 +65,10 @@ def parse_grid_and_round(text: str) -> tuple[g.Grid, int, bool]:
     round_ = 1
     if numbered[0][1].split()[0] == "round":
         round_ = _parse_round(numbered[0][1])
+        numbered = numbered[1:]
+    deal = 0
+    if numbered and numbered[0][1].split()[0] == "deal":
+        deal = _parse_deal(*numbered[0])
         numbered = numbered[1:]
     resigned = False
     if numbered and numbered[-1][1].strip() == "resigned":
@@ -90,12 +105,12 @@ def parse_grid_and_round(text: str) -> tuple[g.Grid, int, bool]:
             f"the grid has {len(gaps)} gaps ({', '.join(gaps)}), not {g.GAPS}: "
             f"missing {missing}"
         )
-    return tuple(cells), round_, resigned
+    return tuple(cells), round_, deal, resigned
 
 
 def parse_position(game: PosthusGame, text: str, flags: dict[str, bool]) -> PosthusState:
-    grid, round_, resigned = parse_grid_and_round(text)
-    return PosthusState(game, grid, round_, 0, flags, resigned)
+    grid, round_, deal, resigned = parse_grid_and_round(text)
+    return PosthusState(game, grid, round_, deal, flags, resigned)
 
 
 def parse_action(state: PosthusState, text: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from spillebord.core.cards import two_decks
-from spillebord.core.protocol import Game, State
+from spillebord.core.protocol import Chance, Game, GameType, Information, State
 from spillebord.core.rng import shuffled
 from spillebord.games.studenter import click_to_move, notation
 from spillebord.games.studenter.rules import FOUNDATIONS, ROW_SIZE, rank_value
@@ -35,6 +35,10 @@ class StudenterGame(Game):
     seat_counts = (1,)
     default_seats = 1
     flag_specs = ()
+    # The stock's order is hidden in pass 1; turn-overs keep the order (nothing is
+    # shuffled after the deal); a card can go row > waste > row forever: no bound.
+    game_type = GameType(Information.IMPERFECT, Chance.DETERMINISTIC, max_length=None,
+                         hidden=("stock",))
 
     def new(self, deal: int = 0, seats: int | None = None, **flags: bool) -> StudenterState:
         deal = self.check_deal(deal)

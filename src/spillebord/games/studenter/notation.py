@@ -3,8 +3,11 @@
 Position (rule book): ``{"pass": 1, "base": "8", "row": [...], "foundations": [[...], ...
 8 piles], "helpers": [6 cards or null], "stock": [...], "waste": [...],
 "left_used": false}`` — ``row`` left to right, foundations and waste bottom to top,
-``stock`` in drawing order.  One extra key, ``"resigned": true``, appears only after
-resigning (so a finished game's position reads back finished).
+``stock`` in drawing order.  Extra keys: ``"deal"`` (the deal number, rule book
+"Notation shared by all games"; optional on input, default 0, always written — no
+shuffle follows the deal, so it decides nothing later, but a parsed position keeps it),
+and ``"resigned": true``, only after resigning (so a finished game's position reads back
+finished).
 
 Checks: 104 cards in all, each code exactly twice (two decks); a known base rank; exactly 8
 foundations, each following the base and the wrap (ruling 2) and at most 13 cards; exactly
@@ -47,6 +50,7 @@ def format_position(state: StudenterState) -> str:
         "stock": list(state.stock),
         "waste": list(state.waste),
         "left_used": state.left_used,
+        "deal": state.deal,
     }
     if state.resigned:
         data["resigned"] = True
@@ -73,7 +77,7 @@ def parse_position(text: str, **flags: bool) -> StudenterState:
     missing = [k for k in KEYS if k not in data]
     if missing:
         raise NotationError(f"the position lacks {', '.join(map(repr, missing))}")
-    unknown = sorted(set(data) - {*KEYS, "resigned"})
+    unknown = sorted(set(data) - {*KEYS, "deal", "resigned"})
     if unknown:
         raise NotationError(f"unknown key {unknown[0]!r} in the position")
     pass_no = data["pass"]
@@ -129,12 +133,15 @@ def parse_position(text: str, **flags: bool) -> StudenterState:
         if counts[code] != 2:
             raise NotationError(f"{code} appears {counts[code]} times; two decks hold "
                                 "each card twice")
+    deal = data.get("deal", 0)
+    if isinstance(deal, bool) or not isinstance(deal, int) or deal < 0:
+        raise NotationError(f"deal must be a non-negative integer, not {deal!r}")
     from spillebord.games.studenter.game import GAME
 
-    GAME.check_flags(flags)
     return StudenterState(base=base, row=row, foundations=tuple(foundations),
                           helpers=tuple(helpers), stock=stock, waste=waste,
-                          pass_no=pass_no, left_used=left_used, resigned=resigned)
+                          pass_no=pass_no, left_used=left_used, resigned=resigned,
+                          deal=deal, flags=GAME.check_flags(flags))
 
 
 def _place(name: str) -> str:
