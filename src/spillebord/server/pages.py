@@ -43,3 +43,8 @@ def join(code: str) -> Response:
 @router.get("/replay/{match_id}", include_in_schema=False)
 def replay(match_id: str) -> Response:
     return page("replay.html", "Genafspilning")
+
+
+@router.get("/stats", include_in_schema=False)
+def statistics() -> Response:
+    return page("stats.html", "Statistik")

@@ -1,84 +1,55 @@
 // @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
-// The player's statistics on the start page, drawn as SVG charts: games and wins over
-// time (cumulative lines), bonus points per game, and results against each bot kind.
+// The player's statistics (server/stats.py computes them): on the start page a summary
+// and charts — games and wins over time, win rate per game, bonus points, results
+// against each bot; on the statistics page (/stats) also one accessible table per game
+// with its dates, win rate, streaks and the solitaires' best time and fewest moves.
 // Also the list of the browser's games: finished ones open as replays.
 
 import { getStats, knownMatches } from "./api.js";
 import { currentLang, t } from "./i18n.js";
 import { botName } from "./panel.js";
+import { barsChart, linesChart } from "./charts.js";
+import { formatTime } from "./extras.js";
 import { el } from "./ui.js";
 
-const NS = "http://www.w3.org/2000/svg";
-const W = 320;
-const H = 180;
-const PAD = 28;
+const BLUE = "#2f6fd6";
+const GREEN = "#1f8a4c";
+const GOLD = "#e0a100";
+const RED = "#d94b3d";
 
-function svg(tag, attrs = {}, text) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (text !== undefined) node.textContent = text;
-  return node;
+function percent(v) {
+  return `${Math.round(v)} %`;
 }
 
-function frame(title) {
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": title });
-  root.append(svg("title", {}, title));
-  root.append(svg("line", { x1: PAD, y1: H - PAD, x2: W - 6, y2: H - PAD, stroke: "#666" }));
-  root.append(svg("line", { x1: PAD, y1: 8, x2: PAD, y2: H - PAD, stroke: "#666" }));
-  return root;
+function day(iso) {
+  return iso ? new Date(iso).toLocaleDateString(currentLang() === "da" ? "da-DK" : "en-GB") : "–";
 }
 
-function yAxis(root, max) {
-  root.append(svg("text", { x: PAD - 4, y: 14, "text-anchor": "end", "font-size": 10 }, String(max)));
-  root.append(svg("text", { x: PAD - 4, y: H - PAD, "text-anchor": "end", "font-size": 10 }, "0"));
-}
-
-function legend(root, items) {
-  items.forEach(([label, colour], i) => {
-    const x = PAD + 8 + i * 110;
-    root.append(svg("rect", { x, y: H - 14, width: 10, height: 10, fill: colour }));
-    root.append(svg("text", { x: x + 14, y: H - 5, "font-size": 11 }, label));
-  });
-}
-
-export function linesChart(timeline) {
-  const title = t("stats.chart_over_time");
-  const root = frame(title);
-  const n = timeline.length;
-  const max = Math.max(1, n);
-  yAxis(root, max);
-  const x = (i) => PAD + ((W - PAD - 10) * (i + 1)) / Math.max(1, n);
-  const y = (v) => H - PAD - ((H - PAD - 10) * v) / max;
-  const games = timeline.map((_, i) => `${x(i)},${y(i + 1)}`).join(" ");
-  const wins = timeline.map((e, i) => `${x(i)},${y(e.cumulative_wins)}`).join(" ");
-  root.append(svg("polyline", { points: `${PAD},${y(0)} ${games}`, fill: "none", stroke: "#2f6fd6", "stroke-width": 2.5, class: "line-games" }));
-  root.append(svg("polyline", { points: `${PAD},${y(0)} ${wins}`, fill: "none", stroke: "#1f8a4c", "stroke-width": 2.5, class: "line-wins" }));
-  legend(root, [[t("stats.games"), "#2f6fd6"], [t("stats.wins"), "#1f8a4c"]]);
-  return root;
-}
-
-export function barsChart(title, groups, series) {
-  const root = frame(title);
-  const max = Math.max(1, ...groups.flatMap((g) => g.values));
-  yAxis(root, max);
-  const slot = (W - PAD - 10) / Math.max(1, groups.length);
-  const bw = Math.min(28, (slot - 8) / series.length);
-  groups.forEach((g, gi) => {
-    g.values.forEach((v, si) => {
-      const h = ((H - PAD - 10) * v) / max;
-      const x = PAD + 4 + gi * slot + si * bw;
-      const rect = svg("rect", { x, y: H - PAD - h, width: bw - 2, height: h, fill: series[si][1], class: "bar" });
-      rect.append(svg("title", {}, `${g.label}: ${series[si][0]} ${v}`));
-      root.append(rect);
-    });
-    root.append(svg("text", { x: PAD + 4 + gi * slot, y: H - PAD + 12, "font-size": 10 }, g.label));
-  });
-  legend(root, series);
-  return root;
+// One row per game: the numbers of the charts, readable by a screen reader.
+function gameTable(byGame, name) {
+  const cols = ["game", "played", "finished", "wins", "win_rate", "streak_now", "streak_best",
+    "best_time", "best_moves", "first", "last"];
+  const head = el("tr", {}, ...cols.map((c) => el("th", { scope: "col", text: t(`stats.col_${c}`) })));
+  const body = el("tbody");
+  for (const [key, g] of byGame) {
+    const cells = [
+      g.games, g.finished, g.wins,
+      g.win_rate === null ? "–" : percent(100 * g.win_rate),
+      g.current_streak, g.longest_streak,
+      g.best_seconds === null || g.best_seconds === undefined ? "–" : formatTime(g.best_seconds),
+      g.best_moves ?? "–", day(g.first), day(g.last),
+    ];
+    body.append(el("tr", { "data-game": key }, el("th", { scope: "row", text: name(key) }),
+      ...cells.map((c) => el("td", { text: String(c) }))));
+  }
+  const table = el("table", { class: "stats-table" }, el("caption", { text: t("stats.table_caption") }),
+    el("thead", {}, head), body);
+  return el("div", { class: "table-scroll", role: "region", tabindex: "0", "aria-label": t("stats.table_caption") }, table);
 }
 
 // Draws the charts; returns the ids of the player's finished matches (for the history).
-export async function renderStats(box, player, games) {
+// `full`: the statistics page (the table and every chart).
+export async function renderStats(box, player, games, { full = false } = {}) {
   box.innerHTML = "";
   if (!player) return new Set();
   let s;
@@ -98,16 +69,29 @@ export async function renderStats(box, player, games) {
     box.append(el("p", { text: t("stats.none") }));
     return finished;
   }
+  const byGame = Object.entries(s.by_game || {}).sort(([a], [b]) =>
+    games.findIndex((g) => g.key === a) - games.findIndex((g) => g.key === b));
+  if (full) box.append(gameTable(byGame, name));
   const charts = el("div", { class: "charts" });
-  charts.append(linesChart(s.timeline || []));
-  const byGame = Object.entries(s.by_game || {});
+  charts.append(linesChart(t("stats.chart_over_time"), s.timeline || [], [t("stats.games"), BLUE], [t("stats.wins"), GREEN]));
+  const played = byGame.filter(([, v]) => v.finished);
+  if (played.length) {
+    charts.append(barsChart(t("stats.chart_win_rate"),
+      played.map(([k, v]) => ({ label: name(k), values: [100 * v.win_rate] })),
+      [[t("stats.col_win_rate"), GREEN]], { max: 100, format: percent }));
+  }
+  if (full && played.length) {
+    charts.append(barsChart(t("stats.chart_streaks"),
+      played.map(([k, v]) => ({ label: name(k), values: [v.current_streak, v.longest_streak] })),
+      [[t("stats.col_streak_now"), BLUE], [t("stats.col_streak_best"), GREEN]]));
+  }
   charts.append(barsChart(t("stats.chart_bonus"),
-    byGame.map(([k, v]) => ({ label: name(k).slice(0, 10), values: [v.bonus, v.wins] })),
-    [[t("stats.bonus"), "#e0a100"], [t("stats.wins"), "#1f8a4c"]]));
+    byGame.map(([k, v]) => ({ label: name(k), values: [v.bonus, v.wins] })),
+    [[t("stats.bonus"), GOLD], [t("stats.wins"), GREEN]]));
   if ((s.bots || []).length) {
     charts.append(barsChart(t("stats.chart_bots"),
-      s.bots.map((b) => ({ label: `${name(b.game).slice(0, 6)}/${botName(b.bot, b.level)}`, values: [b.player_wins, b.bot_wins] })),
-      [[t("stats.you"), "#2f6fd6"], [t("stats.bot"), "#d94b3d"]]));
+      s.bots.map((b) => ({ label: `${name(b.game)} / ${botName(b.bot, b.level)}`, values: [b.player_wins, b.bot_wins] })),
+      [[t("stats.you"), BLUE], [t("stats.bot"), RED]]));
   }
   for (const svgNode of [...charts.children]) {
     const fig = el("figure", { class: "chart-figure" }, el("figcaption", { text: svgNode.getAttribute("aria-label") }));
