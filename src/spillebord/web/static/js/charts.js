@@ -10,35 +10,52 @@ const FONT = 11;
 const LABEL_W = 112; // the label column of a bar chart
 const CHAR = 0.58; // average glyph width per font-size unit (system sans-serif)
 
+/**
+ * @param {string} tag
+ * @param {{ [name: string]: string | number }} [attrs]
+ * @param {string} [text]
+ * @returns {SVGElement}
+ */
 export function svg(tag, attrs = {}, text) {
-  const node = document.createElementNS(NS, tag);
+  const node = /** @type {SVGElement} */ (document.createElementNS(NS, tag));
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   if (text !== undefined) node.textContent = text;
   return node;
 }
 
+/** @param {string} title @param {number} height */
 function frame(title, height) {
   const root = svg("svg", { viewBox: `0 0 ${W} ${height}`, class: "chart", role: "img", "aria-label": title });
   root.append(svg("title", {}, title));
   return root;
 }
 
+/** @typedef {[string, string]} Series a name and its colour */
+
+/** @param {SVGElement} root @param {Series[]} items @param {number} y */
 function legend(root, items, y) {
   let x = 8;
-  for (const [label, colour] of items) {
+  for (const [name, colour] of items) {
     root.append(svg("rect", { x, y: y - 9, width: 10, height: 10, fill: colour }));
-    root.append(svg("text", { x: x + 14, y, "font-size": FONT }, label));
-    x += 14 + label.length * FONT * CHAR + 16;
+    root.append(svg("text", { x: x + 14, y, "font-size": FONT }, name));
+    x += 14 + name.length * FONT * CHAR + 16;
   }
 }
 
 // Splits `text` into lines of at most `width` px at the spaces; returns {lines, size}:
 // the font size is reduced only when one word is wider than the width alone.
+/**
+ * @param {string} text
+ * @param {number} width
+ * @param {number} [size]
+ * @returns {{ lines: string[], size: number }}
+ */
 export function wrapLabel(text, width, size = FONT) {
   const words = String(text).split(/\s+/).filter(Boolean);
   const longest = Math.max(...words.map((w) => w.length), 1);
   const fit = Math.min(size, width / (longest * CHAR));
   const perLine = Math.max(1, Math.floor(width / (fit * CHAR)));
+  /** @type {string[]} */
   const lines = [];
   let line = "";
   for (const w of words) {
@@ -54,6 +71,7 @@ export function wrapLabel(text, width, size = FONT) {
   return { lines, size: Math.round(fit * 10) / 10 };
 }
 
+/** @param {SVGElement} root @param {string} text @param {number} x @param {number} yMid */
 function label(root, text, x, yMid) {
   const { lines, size } = wrapLabel(text, LABEL_W - 8);
   const node = svg("text", { x, "font-size": size, "text-anchor": "end", class: "chart-label" });
@@ -67,6 +85,12 @@ function label(root, text, x, yMid) {
 
 // Horizontal bars: groups [{label, values: [..]}], series [[name, colour]]; `format`
 // writes a value at the end of its bar; `max` fixes the scale (e.g. 100 for percents).
+/**
+ * @param {string} title
+ * @param {{ label: string, values: number[] }[]} groups
+ * @param {Series[]} series
+ * @param {{ max?: number, format?: (v: number) => string }} [options]
+ */
 export function barsChart(title, groups, series, { max, format = String } = {}) {
   const top = 8;
   const barH = 11;
@@ -100,6 +124,12 @@ export function barsChart(title, groups, series, { max, format = String } = {}) 
 }
 
 // Cumulative lines over the finished games (x: game number, y: count).
+/**
+ * @param {string} title
+ * @param {{ cumulative_wins: number }[]} timeline
+ * @param {Series} games
+ * @param {Series} wins
+ */
 export function linesChart(title, timeline, games, wins) {
   const H = 180;
   const root = frame(title, H);
@@ -109,8 +139,8 @@ export function linesChart(title, timeline, games, wins) {
   const max = Math.max(1, n);
   root.append(svg("text", { x: PAD - 4, y: 14, "text-anchor": "end", "font-size": 10 }, String(max)));
   root.append(svg("text", { x: PAD - 4, y: H - PAD, "text-anchor": "end", "font-size": 10 }, "0"));
-  const x = (i) => PAD + ((W - PAD - 10) * (i + 1)) / Math.max(1, n);
-  const y = (v) => H - PAD - ((H - PAD - 10) * v) / max;
+  const x = (/** @type {number} */ i) => PAD + ((W - PAD - 10) * (i + 1)) / Math.max(1, n);
+  const y = (/** @type {number} */ v) => H - PAD - ((H - PAD - 10) * v) / max;
   const all = timeline.map((_, i) => `${x(i)},${y(i + 1)}`).join(" ");
   const won = timeline.map((e, i) => `${x(i)},${y(e.cumulative_wins)}`).join(" ");
   root.append(svg("polyline", { points: `${PAD},${y(0)} ${all}`, fill: "none", stroke: games[1], "stroke-width": 2.5, class: "line-games" }));

@@ -9,13 +9,15 @@ import { el, errorText, initPage, showMessage } from "./ui.js";
 async function main() {
   await initPage();
   document.title = `${t("stats.page_title")} — ${t("app.name")}`;
+  /** @type {any[]} */
   let games = [];
   try {
     games = await getGames();
   } catch (err) {
-    showMessage(errorText(err.code, err.reason), "error");
+    const e = /** @type {{ code: string, reason: string }} */ (err);
+    showMessage(errorText(e.code, e.reason), "error");
   }
-  const box = document.getElementById("stats-body");
+  const box = /** @type {HTMLElement} */ (document.getElementById("stats-body"));
   const player = localStorage.getItem("spillebord.player");
   if (player) await renderStats(box, player, games, { full: true });
   else box.append(el("p", { text: t("stats.none") }));
