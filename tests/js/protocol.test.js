@@ -53,7 +53,10 @@ function docSections() {
     }
     const msg = mode === "server" && !fenced ? /^`(\w+)` — /.exec(line) : null;
     if (msg) id = `← ${msg[1]}`;
-    const row = mode === "client" ? /^\| `(\w+)` \| (.*?) \|/.exec(line) : null;
+    // The message table is the one headed "| t | d | effect |" (not the click targets').
+    if (mode === "client" && /^\| t \| d \|/.test(line)) mode = "client-table";
+    else if (mode === "client-table" && !line.startsWith("|")) mode = "client-done";
+    const row = mode === "client-table" ? /^\| `(\w+)` \| (.*?) \|/.exec(line) : null;
     if (row) {
       add(`→ ${row[1]}`, row[2]);
       continue;

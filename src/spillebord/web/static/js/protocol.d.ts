@@ -157,13 +157,22 @@ export interface SeatInfo {
   bot_playing: boolean;
 }
 
-/** @wire GET /api/matches/{id} */
+/** @wire GET /api/matches/{id}, ← state */
 export interface Outcome {
   winners: number[];
   ranking: number[][];
   reason: string;
   bonus: number;
   losers?: number[];
+  extra?: OutcomeExtra;
+}
+
+/** @wire ← state */
+export interface OutcomeExtra {
+  /** gammel_jomfru ended by the turn limit: cards held per seat */
+  cards?: number[];
+  /** kugler: marbles home per team ("0+2") */
+  marbles_home?: { [team: string]: number };
 }
 
 /** @wire POST /api/invites/{code}/claim */
