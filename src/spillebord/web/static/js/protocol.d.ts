@@ -157,7 +157,7 @@ export interface SeatInfo {
   bot_playing: boolean;
 }
 
-/** @wire GET /api/matches/{id}, ← state */
+/** @wire ← state */
 export interface Outcome {
   winners: number[];
   ranking: number[][];
