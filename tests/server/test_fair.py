@@ -50,7 +50,7 @@ async def test_the_creator_learns_nothing_about_invited_cards(server: LiveServer
     for match in (info, welcome["d"]["match"]):
         assert match["deal"] is None
         assert match["fair"] == {"algorithm": fairness.ALGORITHM, "commitment": sealed,
-                                 "deal": None, "salt": None}
+                                 "deal": None, "salt": None, "text": None}
     invitee = await Client.open(server.ws, mid, claimed["token"])
     await invitee.until(lambda s: s is not None)
     hand = invitee.state["view"] if invitee.state else None
@@ -82,6 +82,7 @@ async def test_the_reveal_verifies_and_recomputes_the_deal(server: LiveServer) -
     assert fair["commitment"] == made["commitment"]
     deal, salt = fair["deal"], fair["salt"]
     assert fairness.verify(made["commitment"], deal, salt)
+    assert fair["text"] == f"{deal}:{salt}"
     # Anyone recomputes the deal from the reveal: the starting views each seat received
     # are the revealed deal's, and the record replays from it to the same outcome.
     start = games.load("gammel_jomfru").new(deal=deal, seats=3, **info["flags"])

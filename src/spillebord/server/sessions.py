@@ -349,7 +349,10 @@ class Session:
         return {"algorithm": fairness.ALGORITHM,
                 "commitment": fairness.commitment(r.deal, r.salt),
                 "deal": r.deal if reveal else None,
-                "salt": r.salt if reveal else None}
+                "salt": r.salt if reveal else None,
+                # the exact text the commitment hashes (a 63-bit deal is not exact as a
+                # JavaScript number)
+                "text": f"{r.deal}:{r.salt}" if reveal else None}
 
     def clock(self) -> Clock:
         """Moves made and time played so far (server/clock.py)."""

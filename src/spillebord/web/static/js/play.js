@@ -9,6 +9,7 @@ import { getGames, getMatch, loadToken, rememberMatch, saveToken } from "./api.j
 import { cardName, t } from "./i18n.js";
 import { renderInvites, renderLog, renderOutcome, renderSeats, seatNamer, shortNamer } from "./panel.js";
 import { createExtras } from "./extras.js";
+import { createFairBox } from "./fair.js";
 import { Session } from "./session.js";
 import { announce, choose, clearMessage, errorText, initPage, showMessage } from "./ui.js";
 
@@ -21,6 +22,7 @@ let match = null;
 let mySeat = null;
 let renderer = null;
 let extras = null; // rules, and the solitaires' clock, best result and replay of the deal
+let fairBox = null; // the table games' sealed deal and its check at the end
 let last = null;
 const log = debug.log;
 let seatName = (i) => t("seat.player", { n: i + 1 });
@@ -107,6 +109,7 @@ function onState(d, v) {
   updateToolbar(d);
   $("status").textContent = statusText(d);
   renderSeats($("seats"), match, d, seatName);
+  fairBox?.update(match, Boolean(d.outcome));
   renderLog($("log"), log, seatName, match.seats.length === 1, describe);
   renderOutcome($("outcome"), d.outcome, { ...match, match_id: matchId }, seatName, mySeat);
   const lastEv = (d.events || []).at(-1);
@@ -176,6 +179,7 @@ async function main() {
   document.title = `${gameName} — ${t("app.name")}`;
   $("game-title").textContent = gameName;
   extras = createExtras({ match, matchId, gameName });
+  fairBox = createFairBox($("fair"), matchId);
   document.body.dataset.game = match.game;
   debug.marks.fetched = performance.now();
   // The renderer module loads while the socket connects; an early state waits for it.

@@ -143,6 +143,8 @@ export interface FairDeal {
   commitment: string;
   deal: number | string | null;
   salt: string | null;
+  /** "<deal>:<salt>", the text the commitment hashes (exact, unlike a 63-bit number) */
+  text: string | null;
 }
 
 /** @wire GET /api/matches/{id} */
