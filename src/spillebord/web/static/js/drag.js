@@ -18,15 +18,13 @@ const THRESHOLD = 6;
  */
 
 /**
- * The drop place under a viewport point: the nearest `[data-drop]` element at (x, y)
- * whose place is one of `targets`, or null.
- * @param {number} x
- * @param {number} y
+ * The drop place of the element under the pointer: its nearest `[data-drop]` ancestor
+ * (itself included) when that place is one of `targets`, else null.
+ * @param {Element | null} under
  * @param {string[]} targets
  * @returns {string | null}
  */
-export function dropAt(x, y, targets) {
-  const under = document.elementFromPoint(x, y);
+export function dropPlace(under, targets) {
   const place = under && under.closest("[data-drop]");
   const name = place instanceof HTMLElement || place instanceof SVGElement ? place.dataset.drop : undefined;
   return name !== undefined && targets.includes(name) ? name : null;
@@ -95,7 +93,7 @@ export function enableDrag(root, { targetsFor, onDrop }) {
       return;
     }
     drag.ghost.style.display = "none";
-    const place = dropAt(ev.clientX, ev.clientY, drag.targets);
+    const place = dropPlace(document.elementFromPoint(ev.clientX, ev.clientY), drag.targets);
     const source = drag.source;
     // Swallow the click that follows a real drag.
     /** @param {Event} e */

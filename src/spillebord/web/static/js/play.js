@@ -10,7 +10,7 @@ import { cardName, t } from "./i18n.js";
 import { renderInvites, renderLog, renderOutcome, renderSeats, seatNamer, shortNamer } from "./panel.js";
 import { createExtras } from "./extras.js";
 import { createFairBox } from "./fair.js";
-import { Session } from "./session.js";
+import { mergeEvents, Session } from "./session.js";
 import { announce, choose, clearMessage, errorText, initPage, showMessage } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -97,10 +97,9 @@ function onState(d, v) {
   }
   const received = performance.now();
   if (!log.length && v > 0 && !(d.events || []).length) session.syncAll();
-  for (const ev of d.events || []) if (!log.some((e) => e.seq === ev.seq)) log.push(ev);
   // Kept by number: after a reconnect the `sync` answer can bring a missed event after
   // a newer one that the new socket was already told.
-  log.sort((a, b) => a.seq - b.seq);
+  mergeEvents(log, d.events || []);
   last = d;
   debug.state = d;
   const st = { view: d.view, legal: d.legal, seat: mySeat, toMove: d.to_move, events: d.events || [], outcome: d.outcome };

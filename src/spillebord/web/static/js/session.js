@@ -21,6 +21,21 @@ import { parseJson } from "./api.js";
  */
 /** @typedef {"connecting" | "open" | "lost" | "closed" | "not_found"} ConnectionStatus */
 
+/**
+ * Adds `events` to `log`, each `seq` once, and keeps the log in `seq` order: after a
+ * reconnect the `sync` answer can bring a missed event after a newer one that the new
+ * socket was already told (docs/protocol.md, `state`).
+ * @template {{ seq: number }} E
+ * @param {E[]} log
+ * @param {E[]} events
+ * @returns {E[]} the log
+ */
+export function mergeEvents(log, events) {
+  for (const ev of events) if (!log.some((e) => e.seq === ev.seq)) log.push(ev);
+  log.sort((a, b) => a.seq - b.seq);
+  return log;
+}
+
 export class Session {
   /**
    * @param {string} matchId
