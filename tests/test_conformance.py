@@ -87,6 +87,18 @@ def test_illegal_and_malformed_actions_change_nothing(game: Game, seats: int) ->
 
 
 @pytest.mark.parametrize("game", BY_GAME)
+def test_another_games_state_is_one_error(game: Game) -> None:
+    """Every method that takes a state refuses another game's state the same way."""
+    stranger = next(g for g in GAMES if g is not game).new(deal=1)
+    calls = [lambda: game.parse_action(stranger, "x"), lambda: game.format_position(stranger),
+             lambda: game.click(stranger, "x"), lambda: game.describe(stranger, "x")]
+    for call in calls:
+        with pytest.raises(NotationError) as info:
+            call()
+        assert info.value.key == "core.wrong_game"
+
+
+@pytest.mark.parametrize("game", BY_GAME)
 def test_broken_positions_are_refused(game: Game) -> None:
     for text in ("", "{", "[]", "not a position", '{"seats": "x"}'):
         with pytest.raises(NotationError):

@@ -44,7 +44,7 @@ class HighCard(Game):
                              (0,) * n, 0)
 
     def format_position(self, state: State) -> str:
-        s = self.own(state)
+        s = self.own(state, HighCardState)
         return json.dumps({
             "seats": s.seats, "deal": s.deal, "reshuffles": s.reshuffles,
             "leader": s.leader, "hands": {str(i): list(h) for i, h in enumerate(s.hands)},
@@ -73,11 +73,6 @@ class HighCard(Game):
                              tuple(tuple(sorted(h)) for h in hands), draw, table, discard,
                              positions.integer(data, "leader", 0, 0, n - 1), tricks,
                              positions.integer(data, "reshuffles", 0, 0))
-
-    def own(self, state: State) -> HighCardState:
-        if not isinstance(state, HighCardState):
-            raise NotationError(f"not a {self.key} state")
-        return state
 
 
 GAME = HighCard()

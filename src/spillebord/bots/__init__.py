@@ -22,12 +22,14 @@ import math
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from spillebord.core.errors import NotationError
-from spillebord.core.protocol import JSON, State
+from spillebord.core.protocol import JSON, Action, State
+
+A = TypeVar("A")
 
 
 class Observation:
@@ -43,8 +45,16 @@ class Observation:
     def view(self) -> JSON:
         return self._state.view(self.seat)
 
-    def legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> Sequence[Action]:
         return self._state.legal_actions()
+
+    def legal_as(self, kind: type[A]) -> list[A]:
+        """The legal actions as the game's own action type (``str``, kugler's ``Move``);
+        TypeError if the game's actions are of another type."""
+        legal = self._state.legal_actions()
+        if not all(isinstance(a, kind) for a in legal):
+            raise TypeError(f"{self.game_key}'s actions are not {kind.__name__}")
+        return [a for a in legal if isinstance(a, kind)]
 
     def sample(self) -> State:
         """A state consistent with everything this seat has seen (hidden cards redrawn)."""
@@ -68,8 +78,17 @@ class Bot(ABC):
 
     name: str = ""
 
+    def choose(self, obs: Observation) -> Action:
+        """The only legal action when there is one (no bot thinks about a forced
+        action), else ``decide``."""
+        legal = obs.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return self.decide(obs)
+
     @abstractmethod
-    def choose(self, obs: Observation) -> Any: ...
+    def decide(self, obs: Observation) -> Action:
+        """Choose among two or more legal actions."""
 
 
 class Budget:
@@ -107,7 +126,7 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, obs: Observation) -> Any:
+    def decide(self, obs: Observation) -> Action:
         return obs.rng.choice(obs.legal_actions())
 
 

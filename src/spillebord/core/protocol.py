@@ -8,7 +8,9 @@ walks through it).
   ``outcome``, and ``resample(seat, rng)`` — a state from the same information set of
   ``seat`` with every card hidden from that seat drawn afresh (the determinization that
   bots and the leak test use).
-- Actions are hashable values whose ``str()`` is their text notation; ``legal_actions()``
+- Actions (``Action``) are hashable values whose ``str()`` is their text notation —
+  plain strings in most games, small frozen objects where a game needs more (kugler's
+  ``Move``); ``legal_actions()``
   is sorted by that text and unique.
 """
 
@@ -16,15 +18,27 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from spillebord.core.errors import IllegalActionError, NotationError
 
-Action = Hashable
 JSON = dict[str, Any]
+S = TypeVar("S", bound="State")
+
+
+class Action(Protocol):
+    """What every action is: hashable, equal by value, and written by ``str()`` in the
+    game's action notation (``"8H c2"``, ``"turn"``, ``Move`` → ``"KS s0-t0"``).
+    mypy refuses unhashable values (lists, dicts, sets) as actions."""
+
+    def __hash__(self) -> int: ...
+
+    def __eq__(self, other: object, /) -> bool: ...
+
+    def __str__(self) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,11 +131,11 @@ class State(ABC):
         """The seat to act, or None when the game is over."""
 
     @abstractmethod
-    def legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> Sequence[Action]:
         """Sorted by text, unique; empty exactly when the game is over."""
 
     @abstractmethod
-    def _apply(self, action: Any) -> State:
+    def _apply(self, action: Action) -> State:
         """Apply an action already known to be legal."""
 
     @abstractmethod
@@ -137,7 +151,7 @@ class State(ABC):
     def is_over(self) -> bool:
         return self.to_move is None
 
-    def apply(self, action: Any) -> State:
+    def apply(self, action: Action) -> State:
         """A new state; raises IllegalActionError (with a reason) for anything illegal."""
         if self.to_move is None:
             raise IllegalActionError("the game is over", key="core.game_over")
@@ -148,7 +162,7 @@ class State(ABC):
                                      key="core.not_legal", params={"action": action})
         return self._apply(action)
 
-    def apply_legal(self, action: Any) -> State:
+    def apply_legal(self, action: Action) -> State:
         """A new state for an action taken from this state's ``legal_actions()`` (not
         checked again: for callers that already hold the legal list)."""
         return self._apply(action)
@@ -182,6 +196,24 @@ class Game(ABC):
     @property
     def is_solitaire(self) -> bool:
         return self.seat_counts == (1,)
+
+    def own(self, state: State, cls: type[S]) -> S:
+        """``state`` as this game's state class ``cls``.  The one error for handing a
+        game anything but its own state (another game's, or not a state at all), from
+        every method that takes a state: NotationError ``core.wrong_game``."""
+        self.check_own(state)
+        if not isinstance(state, cls):
+            raise self._wrong_game(state)
+        return state
+
+    def check_own(self, state: object) -> None:
+        """``own`` without the class: NotationError unless ``state`` is this game's."""
+        if not isinstance(state, State) or state.game is not self:
+            raise self._wrong_game(state)
+
+    def _wrong_game(self, state: object) -> NotationError:
+        return NotationError(f"not a {self.key} state: {type(state).__name__}",
+                             key="core.wrong_game")
 
     def teams(self, seats: int) -> tuple[tuple[int, ...], ...]:
         """The teams at a table of ``seats``: partners win, lose and rank together.
@@ -218,8 +250,9 @@ class Game(ABC):
     def new(self, deal: int = 0, seats: int | None = None, **flags: bool) -> State:
         """The initial state of a deal."""
 
-    def parse_action(self, state: State, text: str) -> Any:
+    def parse_action(self, state: State, text: str) -> Action:
         """The legal action whose text is ``text``; games override to give sharper reasons."""
+        self.check_own(state)
         wanted = " ".join(text.split())
         for action in state.legal_actions():
             if str(action) == wanted:
@@ -235,11 +268,12 @@ class Game(ABC):
     def format_position(self, state: State) -> str:
         """The position text; ``parse_position(format_position(s))`` gives back ``s``."""
 
-    def click(self, state: State, target: str) -> list[Any]:
+    def click(self, state: State, target: str) -> Sequence[Action]:
         """Click-to-move: the actions a click on ``target`` (a place or card named in the
         game's own notation, e.g. ``row``, ``h3``, ``stock``, ``8H``, ``c2``) may mean.
         Empty: the click does nothing; one: perform it; several: the page asks which.
         Games without click-to-move keep this default."""
+        self.check_own(state)
         return []
 
     def describe(self, state: State, action: str, after: State | None = None) -> JSON | None:
@@ -248,6 +282,7 @@ class Game(ABC):
         without knowing the rules — e.g. which card, how many fields, whose marble was
         hit.  Only what every seat may see once the action is played (the server sends
         an event's facts to all).  None: the action text says it all (the default)."""
+        self.check_own(state)
         return None
 
     def info(self) -> JSON:

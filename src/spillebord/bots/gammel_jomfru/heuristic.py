@@ -24,8 +24,6 @@ same in every sample of the information set).
 
 from __future__ import annotations
 
-from typing import Any
-
 from spillebord.bots import Bot, Observation
 from spillebord.games.gammel_jomfru.rules import CENTRE_NEXT, PLAYER_FITS
 from spillebord.games.gammel_jomfru.state import JomfruState
@@ -64,13 +62,13 @@ def fit_chance(sample: JomfruState, action: str, candidates: list[str]) -> float
     return hits / len(candidates)
 
 
-def rank_places(obs: Observation, legal: list[str]) -> list[tuple[Any, ...]]:
+def rank_places(obs: Observation, legal: list[str]) -> list[tuple[float, bool, int, str]]:
     """Each place with its sort key (higher is better), best first."""
     sample = obs.sample()
     assert isinstance(sample, JomfruState)
     held = obs.view()["held"]
     candidates = next_card_candidates(sample, obs.seat)
-    keyed = []
+    keyed: list[tuple[float, bool, int, str]] = []
     for a in legal:
         load = held[int(a[1:])] if a[0] == "p" else -1
         keyed.append((fit_chance(sample, a, candidates), a[0] == "p", load, a))
@@ -83,8 +81,5 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def choose(self, obs: Observation) -> Any:
-        legal = obs.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        return rank_places(obs, legal)[0][3]
+    def decide(self, obs: Observation) -> str:
+        return rank_places(obs, obs.legal_as(str))[0][3]

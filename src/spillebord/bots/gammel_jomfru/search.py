@@ -26,7 +26,6 @@ seat loads the biggest holder about one game in ten cycles until the turn limit.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from spillebord.bots import Bot, Budget, Observation
 from spillebord.bots.gammel_jomfru.rollout import POLICIES, Playout
@@ -53,11 +52,9 @@ class SearchBot(Bot):
         self.policy = policy
         self.last_rounds = 0
 
-    def choose(self, obs: Observation) -> Any:
-        legal = obs.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        return min(self.evaluate(obs, legal).items(), key=lambda kv: (kv[1], kv[0]))[0]
+    def decide(self, obs: Observation) -> str:
+        scores = self.evaluate(obs, obs.legal_as(str))
+        return min(scores.items(), key=lambda kv: (kv[1], kv[0]))[0]
 
     def evaluate(self, obs: Observation, legal: list[str]) -> dict[str, float]:
         """Mean score (lower is better) of each placement."""

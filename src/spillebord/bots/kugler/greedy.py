@@ -48,10 +48,7 @@ class GreedyBot(Bot):
         if options:
             raise TypeError(f"greedy takes no options, not {sorted(options)}")
 
-    def choose(self, obs: Observation) -> Any:
-        legal = obs.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+    def decide(self, obs: Observation) -> Move:
         sample = obs.sample()
         assert isinstance(sample, KuglerState)
-        return best_move(sample, legal)
+        return best_move(sample, obs.legal_as(Move))

@@ -100,10 +100,7 @@ class IsmctsBot(Bot):
         self.screen = screen
         self.confidence = confidence
 
-    def choose(self, obs: Observation) -> Any:
-        legal = obs.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+    def decide(self, obs: Observation) -> Any:
         first = obs.sample()
         assert isinstance(first, KuglerState)
         candidates = top_moves(first, self.width)

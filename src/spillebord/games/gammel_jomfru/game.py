@@ -11,8 +11,6 @@ dealing.  Uneven piles are fine (52 is not a multiple of 3, 5, 6, 7 or 8): the f
 
 from __future__ import annotations
 
-from typing import Any
-
 from spillebord.core.errors import NotationError
 from spillebord.core.protocol import JSON, Chance, FlagSpec, Game, GameType, Information, State
 from spillebord.core.rng import shuffled
@@ -62,13 +60,11 @@ class GammelJomfru(Game):
 
     def describe(self, state: State, action: str, after: State | None = None) -> JSON | None:
         """Move facts for pages (games/gammel_jomfru/describe.py)."""
-        if not isinstance(state, JomfruState):
-            return None
-        return describe(state, action, after if isinstance(after, JomfruState) else None)
+        return describe(self.own(state, JomfruState), action,
+                        None if after is None else self.own(after, JomfruState))
 
-    def parse_action(self, state: State, text: str) -> Any:
-        if not isinstance(state, JomfruState):
-            raise NotationError("not a gammel_jomfru state")
+    def parse_action(self, state: State, text: str) -> str:
+        state = self.own(state, JomfruState)
         if not isinstance(text, str):
             raise NotationError(f"an action is text, not {type(text).__name__}")
         legal = state.cached_legal()
@@ -79,12 +75,13 @@ class GammelJomfru(Game):
             return wanted
         raise refusal(state, wanted)
 
-    def click(self, state: State, target: str) -> list[Any]:
+    def click(self, state: State, target: str) -> list[str]:
         """Click-to-move: ``down`` (the mover's face-down pile) turns a card; the turned
         card (``turned`` or its code) offers every place it fits; ``centre`` the centre
         places; ``c2``, ``p1``, ``keep`` (or ``up``, the mover's own face-up pile) that
         place when legal."""
-        if not isinstance(state, JomfruState) or state.done:
+        state = self.own(state, JomfruState)
+        if state.done:
             return []
         legal = state.cached_legal()
         if target in ("down", "turn"):
@@ -103,9 +100,7 @@ class GammelJomfru(Game):
         return parse_position(self, text, self.check_flags(flags))
 
     def format_position(self, state: State) -> str:
-        if not isinstance(state, JomfruState):
-            raise NotationError("not a gammel_jomfru state")
-        return format_position(state)
+        return format_position(self.own(state, JomfruState))
 
 
 GAME = GammelJomfru()

@@ -8,8 +8,6 @@ first.  All marbles start in their start areas; seat 0 moves first.
 
 from __future__ import annotations
 
-from typing import Any
-
 from spillebord.core.cards import kugler_deck
 from spillebord.core.errors import IllegalActionError
 from spillebord.core.protocol import (
@@ -72,8 +70,7 @@ class KuglerGame(Game):
                            0)
 
     def parse_action(self, state: State, text: str) -> Move:
-        if not isinstance(state, KuglerState):
-            raise IllegalActionError("not a kugler state", key="kugler.not_state")
+        state = self.own(state, KuglerState)
         if state.to_move is None:
             raise IllegalActionError("the game is over", key="core.game_over")
         wanted = " ".join(text.split())
@@ -86,22 +83,16 @@ class KuglerGame(Game):
         return parse_position(self, text, self.check_flags(flags))
 
     def format_position(self, state: State) -> str:
-        if not isinstance(state, KuglerState):
-            raise TypeError("not a kugler state")
-        return format_position(state)
+        return format_position(self.own(state, KuglerState))
 
     def describe(self, state: State, action: str, after: State | None = None) -> JSON | None:
         """Move facts for pages (games/kugler/describe.py)."""
-        if not isinstance(state, KuglerState):
-            return None
-        return describe(state, action)
+        return describe(self.own(state, KuglerState), action)
 
-    def click(self, state: State, target: str) -> list[Any]:
+    def click(self, state: State, target: str) -> list[Move]:
         """A click on a marble's place (``t12``, ``h0.2``, ``s0``) or a card (``5H``)
         offers the legal moves starting there or using that card."""
-        if not isinstance(state, KuglerState):
-            return []
-        moves = state.legal_actions()
+        moves = self.own(state, KuglerState).legal_actions()
         if len(target) == 2 and target[1] in "CDHSK" and target[0] in "A23456789TJQK":
             return [m for m in moves if m.card == target]
         return [m for m in moves if f" {target}-" in f" {m.text}"]

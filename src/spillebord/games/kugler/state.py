@@ -118,7 +118,7 @@ class KuglerState(State):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    def legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> list[Move]:
         return list(self._moves())
 
     def _moves(self) -> list[Move]:

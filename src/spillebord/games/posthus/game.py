@@ -11,9 +11,6 @@ or more: the page asks which); a gap place such as ``c2`` gives the moves fillin
 
 from __future__ import annotations
 
-from typing import Any
-
-from spillebord.core.errors import NotationError
 from spillebord.core.protocol import Chance, FlagSpec, Game, GameType, Information, State
 from spillebord.core.rng import shuffled
 from spillebord.games.posthus import grid as g
@@ -55,21 +52,18 @@ class PosthusGame(Game):
         grid = tuple(shuffled(places, "posthus", 1, deal, "deal"))
         return PosthusState(self, grid, 1, deal, checked)
 
-    def parse_action(self, state: State, text: str) -> Any:
-        if not isinstance(state, PosthusState):
-            raise NotationError("not a posthus state")
-        return notation.parse_action(state, text)
+    def parse_action(self, state: State, text: str) -> str:
+        return notation.parse_action(self.own(state, PosthusState), text)
 
     def parse_position(self, text: str, **flags: bool) -> PosthusState:
         return notation.parse_position(self, text, self.check_flags(flags))
 
     def format_position(self, state: State) -> str:
-        if not isinstance(state, PosthusState):
-            raise NotationError("not a posthus state")
-        return notation.format_position(state)
+        return notation.format_position(self.own(state, PosthusState))
 
-    def click(self, state: State, target: str) -> list[Any]:
-        if not isinstance(state, PosthusState) or state.outcome is not None:
+    def click(self, state: State, target: str) -> list[str]:
+        state = self.own(state, PosthusState)
+        if state.outcome is not None:
             return []
         target = target.strip()
         place = g.parse_place(target)

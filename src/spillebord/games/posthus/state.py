@@ -106,7 +106,7 @@ class PosthusState(State):
             return Outcome((), ((0,),), "stuck", losers=(0,))
         return None
 
-    def legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> list[str]:
         if self.outcome is not None:
             return []
         extra = [REDEAL] if self.redeals_left > 0 else []

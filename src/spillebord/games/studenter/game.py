@@ -8,20 +8,12 @@ No later shuffle exists: turn-overs keep the order (ruling 8).
 
 from __future__ import annotations
 
-from typing import Any
-
 from spillebord.core.cards import two_decks
 from spillebord.core.protocol import Chance, Game, GameType, Information, State
 from spillebord.core.rng import shuffled
 from spillebord.games.studenter import click_to_move, notation
 from spillebord.games.studenter.rules import FOUNDATIONS, ROW_SIZE, rank_value
 from spillebord.games.studenter.state import StudenterState
-
-
-def _own(state: State) -> StudenterState:
-    if not isinstance(state, StudenterState):
-        raise TypeError("not a studenter state")
-    return state
 
 
 class StudenterGame(Game):
@@ -58,21 +50,21 @@ class StudenterGame(Game):
             flags=checked,
         )
 
-    def parse_action(self, state: State, text: str) -> Any:
-        return notation.parse_action(_own(state), text)
+    def parse_action(self, state: State, text: str) -> str:
+        return notation.parse_action(self.own(state, StudenterState), text)
 
     def parse_position(self, text: str, **flags: bool) -> StudenterState:
         return notation.parse_position(text, **flags)
 
     def format_position(self, state: State) -> str:
-        return notation.format_position(_own(state))
+        return notation.format_position(self.own(state, StudenterState))
 
-    def click(self, state: State, target: str) -> list[Any]:
-        return list(click_to_move.click(_own(state), target))
+    def click(self, state: State, target: str) -> list[str]:
+        return list(click_to_move.click(self.own(state, StudenterState), target))
 
     def auto_move(self, state: State) -> str | None:
         """The player setting "move cards up automatically": the next such move."""
-        return click_to_move.auto_move(_own(state))
+        return click_to_move.auto_move(self.own(state, StudenterState))
 
 
 GAME = StudenterGame()
