@@ -28,7 +28,7 @@ def midgame(deal: int, steps: int) -> KuglerState:
 
 
 @pytest.mark.parametrize(("name", "options"), [
-    ("greedy", {}), ("ismcts", {"iterations": 12}), ("ismcts", {"iterations": 6, "depth": 3}),
+    ("greedy", {}), ("ismcts", {"iterations": 12}), ("ismcts", {"iterations": 6, "horizon": 3}),
 ])
 def test_choice_cannot_depend_on_hidden_cards(name: str, options: dict[str, int]) -> None:
     bot = bots.load("kugler", name, **options)
@@ -63,7 +63,7 @@ def test_greedy_keeps_the_joker_when_a_plain_card_does_as_well() -> None:
 
 
 def test_ismcts_plays_legal_moves_to_the_end_of_a_game_stretch() -> None:
-    bot = bots.load("kugler", "ismcts", iterations=6, depth=2)
+    bot = bots.load("kugler", "ismcts", iterations=6, horizon=4)
     state = midgame(4, 20)
     rng = random.Random(2)
     for _ in range(12):
@@ -97,13 +97,13 @@ def test_ismcts_hits_the_marble_about_to_win() -> None:
     state = position({0: ["t7"], 1: ["h1.2", "h1.3", "h1.4", "h1.5", "t11"],
                       3: ["h3.1", "h3.2", "h3.3", "h3.4", "h3.5"]},
                      ["4C", "TD", "2C", "3H", "5S"])
-    bot = bots.load("kugler", "ismcts", iterations=8)
+    bot = bots.load("kugler", "ismcts", iterations=40)
     choice = bot.choose(Observation(state, 0, random.Random(3)))
     assert str(choice) == "4C t7-t11"
 
 
 @pytest.mark.parametrize("options", [{"iterations": 30, "screen": 3, "confidence": 2.0},
-                                     {"iterations": 4, "screen": 0, "depth": 2}])
+                                     {"iterations": 4, "screen": 0, "horizon": 2}])
 def test_ismcts_options_play_legal_moves_and_keep_the_winning_one(
         options: dict[str, float]) -> None:
     state = position({0: ["h0.2", "h0.3", "h0.4", "h0.5", "t67"],

@@ -1,5 +1,6 @@
-"""Kugler bots: ``greedy`` (one ply with the evaluation of evaluate.py) and ``ismcts``
-(information-set Monte-Carlo tree search).  ``random`` is built into spillebord.bots.
+"""Kugler bots: ``greedy`` (one ply with the evaluation of fastplay.py) and ``ismcts``
+(determinized Monte-Carlo search with compiled greedy playouts).  ``random`` is built
+into spillebord.bots.
 
 Levels: 1 greedy, 2 ismcts with 12 determinizations a decision, 3 ismcts with its
 default 40 (capped at 1 s); the page offers level 2 first."""
@@ -11,9 +12,7 @@ register("kugler", "ismcts", "spillebord.bots.kugler.ismcts:IsmctsBot", {
     "iterations": Opt("int", 1, 100_000),
     "seconds": Opt("float", 0.001, 60.0),
     "width": Opt("int", 1, 64),
-    "depth": Opt("int", 1, 16),
     "horizon": Opt("int", 1, 10_000),
-    "exploration": Opt("float", 0.0, 100.0),
     "screen": Opt("int", 0, 10_000),
     "confidence": Opt("float", 0.0, 100.0),
 })

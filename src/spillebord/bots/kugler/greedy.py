@@ -1,44 +1,42 @@
 """``greedy``: the one-ply kugler bot.  Every legal action is scored by the board it
-leads to (evaluate.py: progress, marbles out and home, safety from being hit, hitting
-opponents) minus the keep-value of the card it spends; the best score wins, ties broken
-by the action text (deterministic).  Reads the board from a determinization (the board
-is public; the hidden cards of the sample are never looked at)."""
+leads to (fastplay.py's evaluation: progress, marbles out and home, safety from being
+hit, hitting opponents) minus the keep-value of the card it spends; the best score wins,
+ties broken by the action text (deterministic).  Reads the board from a determinization
+(the board is public; the hidden cards of the sample are never looked at)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from spillebord.bots import Bot, Observation
-from spillebord.bots.kugler.evaluate import keep_value, relative, team_of, team_scores
-from spillebord.games.kugler.moves import Move, apply_steps, fields_of
+from spillebord.bots.kugler.fastplay import score_keys
+from spillebord.games.kugler.kernel import RANK_OF_CODE
+from spillebord.games.kugler.moves import Move
 from spillebord.games.kugler.state import KuglerState
+
+
+def team_of(state: KuglerState, seat: int) -> int:
+    """The team of ``seat``: seats t and t + n/2 form team t."""
+    return seat % (state.seats // 2)
 
 
 def score_moves(state: KuglerState, moves: list[Move]) -> list[float]:
     """The greedy score of each move for the seat to move in ``state``."""
-    seat = state.turn
-    geo = state.geo
-    colour = state.colour(seat)
-    team = team_of(geo, seat)
-    waiting = colour is not None and len(fields_of(state.board, colour)) < 5
-    base: float | None = None
-    out: list[float] = []
-    for m in moves:
-        if m.steps and colour is not None:
-            board = apply_steps(state.board, geo, colour, m.steps)
-            value = relative(team_scores(board, geo), team)
-        else:
-            if base is None:
-                base = relative(team_scores(state.board, geo), team)
-            value = base
-        out.append(value - keep_value(m.card, waiting))
-    return out
+    colour = state.colour(state.turn)
+    ranks = np.array([RANK_OF_CODE[m.card] for m in moves], dtype=np.int64)
+    keys = np.array([m.key for m in moves], dtype=np.int64)
+    scores: list[float] = score_keys(state._arr, state.seats,
+                                     -1 if colour is None else colour,
+                                     team_of(state, state.turn), ranks, keys).tolist()
+    return scores
 
 
 def best_move(state: KuglerState, moves: list[Move]) -> Move:
+    """The first move (in text order) with the best greedy score."""
     scores = score_moves(state, moves)
-    best = max(range(len(moves)), key=lambda i: (scores[i], -i))
-    return moves[best]
+    return moves[scores.index(max(scores))]
 
 
 class GreedyBot(Bot):

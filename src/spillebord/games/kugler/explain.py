@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from spillebord.core.cards import is_card_code
 from spillebord.core.errors import IllegalActionError, NotationError
+from spillebord.games.kugler import kernel
 from spillebord.games.kugler.board import EMPTY, HOME_SIZE, MARBLES, START
-from spillebord.games.kugler.moves import FORWARD, do_step, fields_of
 
 if TYPE_CHECKING:
     from spillebord.games.kugler.state import KuglerState
 
-VALUE = {**FORWARD, "A": 1, "7": 7, "J": 10, "Q": 10, "K": 10}
+VALUE = {r: int(k) for r, k in zip(kernel.RANKS, kernel.STEP, strict=True) if k}
 
 
 def _no(reason: str, key: str, cards: tuple[str, ...] = (),
@@ -89,11 +91,11 @@ def explain(state: KuglerState, text: str) -> IllegalActionError:
             return _no("a card never moves a marble into a start area",
                        key="kugler.into_start")
         steps.append((src, dst))
-    w = list(state.board)
+    w = state._arr.copy()
     total = 0
     for i, (src, dst) in enumerate(steps):
         if src == START:
-            if MARBLES - len(fields_of(w, colour)) == 0:
+            if MARBLES - int((w == colour).sum()) == 0:
                 return _no(f"there is no marble in s{colour}", key="kugler.start_empty",
                            place=f"s{colour}")
         elif w[src] != colour:
@@ -110,7 +112,7 @@ def explain(state: KuglerState, text: str) -> IllegalActionError:
         if reason is not None:
             return reason
         total += amount
-        if not do_step(w, geo, colour, src, dst):
+        if not kernel.do_step(w, kernel.GEO[state.seats], colour, src, dst):
             p = geo.partner[colour]
             return _no(f"your partner's marble on its home entry cannot go in: h{p}.1 is "
                        "taken", key="kugler.partner_entry_taken", place=f"h{p}.1")
@@ -137,7 +139,7 @@ def _distance(state: KuglerState, c: int, src: int, dst: int) -> int | IllegalAc
     return (dst - src) % track or track
 
 
-def _step_reason(state: KuglerState, w: list[int], c: int, card: str, rank: str, src: int,
+def _step_reason(state: KuglerState, w: np.ndarray, c: int, card: str, rank: str, src: int,
                  dst: int, split: bool) -> tuple[IllegalActionError | None, int]:
     geo = state.geo
     names = geo.names
@@ -220,7 +222,7 @@ def _forward_path(state: KuglerState, c: int, x: int, k: int,
     return [(x + i) % track for i in range(1, k + 1)]
 
 
-def _path_reason(w: list[int], c: int, path: list[int], names: tuple[str, ...],
+def _path_reason(w: np.ndarray, c: int, path: list[int], names: tuple[str, ...],
                  track: int) -> IllegalActionError | None:
     for f in path[:-1]:
         if w[f] == c:

@@ -18,18 +18,15 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from spillebord.core.cards import kugler_deck
+from spillebord.core.errors import IllegalActionError
 from spillebord.core.protocol import JSON, Outcome, State
 from spillebord.core.rng import shuffled
+from spillebord.games.kugler import kernel
 from spillebord.games.kugler.board import HOME_SIZE, Geometry, geometry
-from spillebord.games.kugler.moves import (
-    Board,
-    Move,
-    apply_steps,
-    fields_of,
-    is_finished,
-    legal_moves,
-)
+from spillebord.games.kugler.moves import Board, Move, aliases, fields_of, legal_moves
 
 if TYPE_CHECKING:
     from spillebord.core.protocol import Game
@@ -47,15 +44,21 @@ class KuglerState(State):
     (seat, action text) pairs, oldest first."""
 
     def __init__(self, game: Game, seats: int, deal: int, flags: Mapping[str, bool],
-                 board: Board, hands: tuple[tuple[str, ...], ...], draw: tuple[str, ...],
-                 discard: tuple[str, ...], turn: int, turns: int = 0, reshuffles: int = 0,
-                 last: tuple[tuple[int, str], ...] = ()) -> None:
+                 board: Board | np.ndarray, hands: tuple[tuple[str, ...], ...],
+                 draw: tuple[str, ...], discard: tuple[str, ...], turn: int,
+                 turns: int = 0, reshuffles: int = 0,
+                 last: tuple[tuple[int, str], ...] = (), finished: int = -1) -> None:
         self.game = game
         self.seats = seats
         self.deal = deal
         self.flags = flags
         self.geo: Geometry = geometry(seats)
-        self.board = board
+        if isinstance(board, np.ndarray):
+            self._arr = board
+            self._board: Board | None = None
+        else:
+            self._arr = np.array(board, dtype=np.int8)
+            self._board = tuple(board)
         self.hands = hands
         self.draw = draw
         self.discard = discard
@@ -64,8 +67,22 @@ class KuglerState(State):
         self.reshuffles = reshuffles
         self.last = last
         self._legal: list[Move] | None = None
-        self._aliases: dict[str, str] = {}
-        self._outcome = self._judge()
+        self._alias_pairs: list[int] = []
+        self._aliases: dict[str, str] | None = None
+        self._finished = kernel.finished_mask(self._arr, seats) if finished < 0 else finished
+        fin = self._finished
+        half = seats // 2
+        team_done = fin & fin >> half & ((1 << half) - 1)  # team t: seats t and t + half
+        self._outcome = self._judge() if team_done or turns >= ROUND_LIMIT * seats \
+            else None
+
+    @property
+    def board(self) -> Board:
+        """The occupancy tuple of board.py: one entry per field, the seat or EMPTY."""
+        b = self._board
+        if b is None:
+            b = self._board = tuple(self._arr.tolist())
+        return b
 
     # -- rules -----------------------------------------------------------------------
 
@@ -80,15 +97,16 @@ class KuglerState(State):
     def colour(self, seat: int) -> int | None:
         """Whose marbles ``seat`` moves this turn (ruling 8): its own, the partner's
         once finished (flag ``finished_helps_partner``), or None (discard only)."""
-        if not is_finished(self.board, self.geo, seat):
+        if not self._finished >> seat & 1:
             return seat
         return self.geo.partner[seat] if self.flags["finished_helps_partner"] else None
 
     def _judge(self) -> Outcome | None:
-        geo, n = self.geo, self.seats
+        n = self.seats
         half = n // 2
         teams = [(t, t + half) for t in range(half)]
-        done = [t for t in teams if all(is_finished(self.board, geo, s) for s in t)]
+        fin = self._finished
+        done = [t for t in teams if all(fin >> s & 1 for s in t)]
         if not done and self.turns < self.turn_limit:
             return None
         home = {t: self.home_count(t[0]) + self.home_count(t[1]) for t in teams}
@@ -122,20 +140,21 @@ class KuglerState(State):
         return list(self._moves())
 
     def _moves(self) -> list[Move]:
-        if self._legal is None:
+        moves = self._legal
+        if moves is None:
             if self._outcome is not None:
-                self._legal = []
+                moves = self._legal = []
             else:
-                self._legal, self._aliases = legal_moves(
-                    self.board, self.geo, self.colour(self.turn), self.hands[self.turn],
+                moves, self._alias_pairs = legal_moves(
+                    self._arr, self.geo, self.colour(self.turn), self.hands[self.turn],
                     self.flags["optional_home_entry"], self.flags["strict_discard"],
                 )
-        return self._legal
+                self._legal = moves
+        return moves
 
     def lookup(self, text: str) -> Move | None:
         """The legal move written ``text`` (a split 7 in either order), or None."""
         moves = self._moves()
-        text = self._aliases.get(text, text)
         lo, hi = 0, len(moves)
         while lo < hi:
             mid = (lo + hi) // 2
@@ -143,17 +162,41 @@ class KuglerState(State):
                 lo = mid + 1
             else:
                 hi = mid
-        return moves[lo] if lo < len(moves) and moves[lo].text == text else None
+        if lo < len(moves) and moves[lo].text == text:
+            return moves[lo]
+        if self._aliases is None:
+            self._aliases = aliases(self.geo, self.colour(self.turn), self.hands[self.turn],
+                                    self._alias_pairs)
+        listed = self._aliases.get(text)
+        return None if listed is None else self.lookup(listed)
+
+    def apply(self, action: Any) -> State:
+        """As State.apply; a listed ``Move`` object is found by identity."""
+        if self._outcome is None and action.__class__ is Move:
+            for m in self._moves():
+                if m is action:
+                    return self._apply(action)
+            listed = self.lookup(action.text)
+            if listed is None or listed.text != action.text:
+                raise IllegalActionError(f"{action} is not a legal action here",
+                                         key="core.not_legal", params={"action": action})
+            return self._apply(listed)
+        return super().apply(action)
 
     def _apply(self, action: Any) -> KuglerState:
-        move = self.lookup(str(action))
+        move = action if action.__class__ is Move and action.key >= 0 else \
+            self.lookup(str(action))
         assert move is not None
         seat = self.turn
-        board = self.board
+        board = self._arr
+        finished = self._finished
         if move.steps:
             colour = self.colour(seat)
             assert colour is not None
-            board = apply_steps(board, self.geo, colour, move.steps)
+            board = kernel.apply_packed(board, self.seats, colour, move.key)
+            hb = self.geo.home_base
+            if board[hb[colour]] >= 0 or board[hb[self.geo.partner[colour]]] >= 0:
+                finished = -1  # maybe a seat finished: recount
         hand = list(self.hands[seat])
         hand.remove(move.card)
         discard = (*self.discard, move.card)
@@ -170,7 +213,7 @@ class KuglerState(State):
         last = (*self.last, (seat, move.text))[-LAST_MOVES:]
         return KuglerState(self.game, self.seats, self.deal, self.flags, board, hands,
                            draw[1:], discard, (seat + 1) % self.seats, self.turns + 1,
-                           reshuffles, last)
+                           reshuffles, last, finished)
 
     def view(self, seat: int | None) -> JSON:
         from spillebord.games.kugler.view import view
@@ -195,9 +238,9 @@ class KuglerState(State):
             size = len(self.hands[s])
             hands.append(tuple(sorted(pool[at : at + size])))
             at += size
-        return KuglerState(self.game, self.seats, self.deal, self.flags, self.board,
+        return KuglerState(self.game, self.seats, self.deal, self.flags, self._arr,
                            tuple(hands), tuple(pool[at:]), self.discard, self.turn,
-                           self.turns, self.reshuffles, self.last)
+                           self.turns, self.reshuffles, self.last, self._finished)
 
     def marbles(self, seat: int) -> list[str]:
         """Seat's five marble locations as text: start areas first, then fields."""
