@@ -28,8 +28,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spillebord.core.protocol import JSON
+from spillebord.games.kugler import kernel
 from spillebord.games.kugler.board import EMPTY, START, Geometry
-from spillebord.games.kugler.moves import do_step, fields_of
+from spillebord.games.kugler.moves import fields_of
 
 if TYPE_CHECKING:
     from spillebord.games.kugler.state import KuglerState
@@ -66,15 +67,17 @@ def describe(state: KuglerState, text: str) -> JSON | None:
     if move.is_discard or colour is None:
         return out
     geo, names, n = state.geo, state.geo.names, state.seats
-    w = list(state.board)
+    w = state._arr.copy()
+    g = kernel.GEO[n]
     for src, dst in move.steps:
         kind = ("jump" if move.card == "JK" else "out" if src == START
                 else "back" if move.card[0] == "8" else "forward")
         path = [] if kind == "jump" else _path(geo, colour, src, dst, kind == "back")
-        jumps = sorted({w[f] for f in path[:-1] if w[f] != EMPTY})
-        before = _positions(w, n)
-        do_step(w, geo, colour, src, dst)
-        after = _positions(w, n)
+        wl = w.tolist()
+        jumps = sorted({wl[f] for f in path[:-1] if wl[f] != EMPTY})
+        before = _positions(wl, n)
+        kernel.do_step(w, g, colour, src, dst)
+        after = _positions(w.tolist(), n)
         effects: list[JSON] = []
         for s in range(n):
             if s == colour:
