@@ -98,7 +98,12 @@ export function backEl(opts = {}) {
 export function slotEl(opts = {}) {
   const el = base(opts);
   el.className = "card slot";
-  if (opts.label) el.setAttribute("aria-label", opts.label);
+  if (opts.label) {
+    // A labelled place that is not a button is an image of the place (a bare <div>
+    // may not carry a label).
+    if (!opts.button) el.setAttribute("role", "img");
+    el.setAttribute("aria-label", opts.label);
+  }
   if (opts.text) {
     const s = document.createElement("span");
     s.className = "slot-text";

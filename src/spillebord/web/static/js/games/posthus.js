@@ -121,7 +121,9 @@ export function createRenderer(root, ctx) {
       if (runLen > 0) {
         frame = document.createElement("div");
         frame.className = "run-frame";
-        frame.setAttribute("aria-label", t("posthus.run", { n: runLen }));
+        // The frame is drawing only (a grid row holds cells); the row says the run.
+        frame.setAttribute("role", "none");
+        row.setAttribute("aria-label", t("posthus.run", { n: runLen }));
         row.append(frame);
       }
       for (let c = 0; c < 8; c++) (c < runLen ? frame : row).append(cell(r, c));
