@@ -1,4 +1,3 @@
-// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // Gammel Jomfru renderer: a table for 2–8 seats round the centre piles.
 // Each seat shows its face-down count and face-up top; the turned card waits in the
 // middle.  On your turn you click your face-down pile ("turn"), then one of the places
@@ -8,6 +7,13 @@
 import { backEl, cardEl, slotEl } from "../cards.js";
 import { cardName, t } from "../i18n.js";
 
+/** @typedef {import("../board").RenderState<import("./views").GammelJomfruView>} State */
+
+/**
+ * @param {HTMLElement} root
+ * @param {import("../board").RendererCtx} ctx
+ * @returns {import("../board").Renderer<import("./views").GammelJomfruView>}
+ */
 export function createRenderer(root, ctx) {
   root.classList.add("gammel-jomfru");
   root.innerHTML = "";
@@ -17,14 +23,17 @@ export function createRenderer(root, ctx) {
   centre.className = "gj-centre";
   centre.setAttribute("aria-label", t("gj.centre"));
   root.append(table);
-  let state = null;
+  /** @type {State} the latest state: update() sets it before anything is drawn */
+  let state = /** @type {any} */ (null);
 
+  /** @param {HTMLElement} el @param {string} action */
   function actButton(el, action) {
     el.classList.add("highlight", "target");
     el.dataset.action = action;
     el.addEventListener("click", () => ctx.act(action));
   }
 
+  /** @param {number} s */
   function seatBox(s) {
     const v = state.view;
     const box = document.createElement("section");
@@ -135,7 +144,7 @@ export function createRenderer(root, ctx) {
     table.append(centre);
     if (hadFocus) {
       const target = root.querySelector(".target") || root.querySelector("button");
-      if (target) target.focus();
+      if (target instanceof HTMLElement) target.focus();
     }
   }
 
@@ -145,7 +154,7 @@ export function createRenderer(root, ctx) {
     const targets = [...root.querySelectorAll("button")];
     if (!targets.length) return;
     ev.preventDefault();
-    const i = targets.indexOf(document.activeElement);
+    const i = targets.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
     const step = ev.key === "ArrowLeft" || ev.key === "ArrowUp" ? -1 : 1;
     targets[(i + step + targets.length) % targets.length].focus();
   });

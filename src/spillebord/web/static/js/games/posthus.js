@@ -1,4 +1,3 @@
-// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // Posthuskabalen renderer: the 4 × 8 grid, runs framed in red, redeal and bonus.
 // No rules here: a click on a card picks the legal actions "<card> <gap>" offered by the
 // server (asking when two gaps fit); a click on a gap lights up the cards whose action
@@ -10,6 +9,13 @@ import { cardName, t } from "../i18n.js";
 
 const COLS = "abcdefgh";
 
+/** @typedef {import("../board").RenderState<import("./views").PosthusView>} State */
+
+/**
+ * @param {HTMLElement} root
+ * @param {import("../board").RendererCtx} ctx
+ * @returns {import("../board").Renderer<import("./views").PosthusView>}
+ */
 export function createRenderer(root, ctx) {
   root.classList.add("posthus");
   root.innerHTML = "";
@@ -30,19 +36,24 @@ export function createRenderer(root, ctx) {
   bonus.className = "bonus-corner";
   root.append(head, grid, bonus);
 
-  let state = null;
-  let selectedGap = null; // a gap place whose fitting cards are lit
+  /** @type {State} the latest state: update() sets it before anything is drawn */
+  let state = /** @type {any} */ (null);
+  /** @type {string | null} a gap place whose fitting cards are lit */
+  let selectedGap = null;
   let focusPlace = "a1";
 
+  /** @param {number} r @param {number} c */
   function placeOf(r, c) {
     return COLS[c] + (r + 1);
   }
 
+  /** @param {string} place @returns {string[]} the cards whose action ends in `place` */
   function cardsForGap(place) {
     const suffix = " " + place;
     return state.legal.filter((a) => a.endsWith(suffix)).map((a) => a.split(" ")[0]);
   }
 
+  /** @param {string} code */
   async function clickCard(code) {
     if (selectedGap) {
       const action = `${code} ${selectedGap}`;
@@ -70,6 +81,7 @@ export function createRenderer(root, ctx) {
     if (choice) ctx.act(choice);
   }
 
+  /** @param {string} place */
   function clickGap(place) {
     const fits = cardsForGap(place);
     selectedGap = fits.length ? place : null;
@@ -80,6 +92,7 @@ export function createRenderer(root, ctx) {
     draw();
   }
 
+  /** @param {number} r @param {number} c */
   function cell(r, c) {
     const code = state.view.grid[r][c];
     const place = placeOf(r, c);
@@ -109,15 +122,18 @@ export function createRenderer(root, ctx) {
     bonus.textContent = v.outcome ? "" : t("bonus.corner", { bonus: v.bonus });
     const hadFocus = grid.contains(document.activeElement);
     // Each card is unique here, so its old position is found by its code (slide-in).
+    /** @type {{ [code: string]: DOMRect }} */
     const before = {};
-    for (const el of grid.querySelectorAll("[data-code]")) before[el.dataset.code] = el.getBoundingClientRect();
+    for (const el of grid.querySelectorAll("[data-code]")) {
+      if (el instanceof HTMLElement) before[el.dataset.code || ""] = el.getBoundingClientRect();
+    }
     grid.innerHTML = "";
     for (let r = 0; r < 4; r++) {
       const row = document.createElement("div");
       row.className = "ph-row";
       row.setAttribute("role", "row");
       const runLen = (v.runs && v.runs[r]) || 0;
-      let frame = null;
+      let frame = row;
       if (runLen > 0) {
         frame = document.createElement("div");
         frame.className = "run-frame";
@@ -135,16 +151,18 @@ export function createRenderer(root, ctx) {
     if (code && before[code]) slideIn(grid.querySelector(`[data-code="${code}"]`), before[code]);
   }
 
+  /** @param {string} place */
   function focusAt(place) {
     const el = grid.querySelector(`[data-place="${place}"]`);
-    if (!el) return;
-    for (const other of grid.querySelectorAll("[data-place]")) other.tabIndex = -1;
+    if (!(el instanceof HTMLElement)) return;
+    for (const other of grid.querySelectorAll("[data-place]")) if (other instanceof HTMLElement) other.tabIndex = -1;
     el.tabIndex = 0;
     el.focus();
     focusPlace = place;
   }
 
   grid.addEventListener("keydown", (ev) => {
+    /** @type {{ [key: string]: [number, number] }} */
     const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
     const d = moves[ev.key];
     if (ev.key === "Escape" && selectedGap) {

@@ -1,4 +1,3 @@
-// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // Studenterkabalen renderer: 8 foundations under small yellow base-rank frames, the
 // 19-card row fanned sideways, the 6 helpers, stock and waste, and pass + bonus in the
 // lower right corner.  A click on row / waste / h1–h6 / stock is sent to the server's
@@ -12,6 +11,10 @@ import { cardName, t } from "../i18n.js";
 const FOUND = ["f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"];
 const HELP = ["h1", "h2", "h3", "h4", "h5", "h6"];
 
+/** @typedef {import("./views").StudenterView} View */
+/** @typedef {import("../board").RenderState<View>} State */
+
+/** @param {string} cls @param {string} [label] */
 function div(cls, label) {
   const d = document.createElement("div");
   d.className = cls;
@@ -19,6 +22,11 @@ function div(cls, label) {
   return d;
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {import("../board").RendererCtx} ctx
+ * @returns {import("../board").Renderer<View>}
+ */
 export function createRenderer(root, ctx) {
   root.classList.add("studenter");
   root.innerHTML = "";
@@ -41,14 +49,18 @@ export function createRenderer(root, ctx) {
   tools.append(allMoves);
   bottom.append(helpers, stockWaste);
   root.append(top, rowBox, bottom, tools, corner);
-  let state = null;
+  /** @type {State} the latest state: update() sets it before anything is drawn */
+  let state = /** @type {any} */ (null);
+  /** @type {string | null} */
   let focusKey = null;
 
+  /** @param {string} p */
   function placeName(p) {
     if (p.startsWith("f")) return t("studenter.foundation", { n: p.slice(1) });
     if (p.startsWith("h")) return t("studenter.helper", { n: p.slice(1) });
     return t(`studenter.${p}`);
   }
+  /** @param {string} a */
   function describeMove(a) {
     if (a === "draw") return t("studenter.draw");
     if (a === "redeal") return t("studenter.redeal");
@@ -56,6 +68,7 @@ export function createRenderer(root, ctx) {
     return `${placeName(src)} → ${placeName(dst)}`;
   }
 
+  /** @param {string} source */
   function targetsFor(source) {
     const prefix = source + ">";
     return state.legal.filter((a) => a.startsWith(prefix)).map((a) => a.slice(prefix.length));
@@ -66,12 +79,14 @@ export function createRenderer(root, ctx) {
     onDrop: (src, dst) => ctx.act(`${src}>${dst}`),
   });
 
+  /** @param {HTMLElement} el @param {string} target @param {string} key */
   function clickable(el, target, key) {
     el.dataset.key = key;
     el.addEventListener("click", () => ctx.click(target));
     el.addEventListener("focus", () => (focusKey = key));
   }
 
+  /** @param {View} v */
   function drawFoundations(v) {
     top.innerHTML = "";
     top.setAttribute("aria-label", t("studenter.foundations", { base: v.base }));
@@ -82,9 +97,10 @@ export function createRenderer(root, ctx) {
       frame.setAttribute("aria-hidden", "true");
       const place = FOUND[i];
       let el;
-      const label = `${placeName(place)}: ${pile.length ? cardName(pile.at(-1)) : t("common.empty")}`;
+      const topCard = pile.at(-1);
+      const label = `${placeName(place)}: ${topCard ? cardName(topCard) : t("common.empty")}`;
       if (pile.length === 13) el = backEl({ label: `${placeName(place)}: ${t("studenter.complete")}` });
-      else if (pile.length) el = cardEl(pile.at(-1), { label });
+      else if (topCard) el = cardEl(topCard, { label });
       else el = slotEl({ label, text: "" });
       el.dataset.drop = place;
       el.dataset.place = place;
@@ -94,6 +110,7 @@ export function createRenderer(root, ctx) {
     });
   }
 
+  /** @param {View} v */
   function drawRow(v) {
     rowBox.innerHTML = "";
     rowBox.dataset.drop = "row";
@@ -122,6 +139,7 @@ export function createRenderer(root, ctx) {
     });
   }
 
+  /** @param {View} v */
   function drawHelpers(v) {
     helpers.innerHTML = "";
     v.helpers.forEach((code, i) => {
@@ -137,6 +155,7 @@ export function createRenderer(root, ctx) {
     });
   }
 
+  /** @param {View} v */
   function drawStockWaste(v) {
     stockWaste.innerHTML = "";
     const canStock = state.legal.includes("draw") || state.legal.includes("redeal");
@@ -147,8 +166,9 @@ export function createRenderer(root, ctx) {
     stock.dataset.place = "stock";
     if (canStock) clickable(stock, "stock", "stock");
     const w = v.waste;
-    const wasteLabel = w.length ? `${t("studenter.waste")}: ${cardName(w.at(-1))} (${w.length})` : `${t("studenter.waste")}: ${t("common.empty")}`;
-    const waste = w.length ? cardEl(w.at(-1), { button: true, label: wasteLabel }) : slotEl({ label: wasteLabel });
+    const wTop = w.at(-1);
+    const wasteLabel = wTop ? `${t("studenter.waste")}: ${cardName(wTop)} (${w.length})` : `${t("studenter.waste")}: ${t("common.empty")}`;
+    const waste = wTop ? cardEl(wTop, { button: true, label: wasteLabel }) : slotEl({ label: wasteLabel });
     waste.dataset.place = "waste";
     waste.dataset.drop = "waste";
     waste.dataset.count = String(w.length);
@@ -172,10 +192,12 @@ export function createRenderer(root, ctx) {
     animateLast(before);
     if (hadFocus) {
       const again = focusKey && root.querySelector(`[data-key="${focusKey}"]`);
-      (again || root.querySelector("button.card") || allMoves).focus();
+      const target = again || root.querySelector("button.card") || allMoves;
+      if (target instanceof HTMLElement) target.focus();
     }
   }
 
+  /** @param {import("../drag.js").Rects} before */
   function animateLast(before) {
     const ev = state.events && state.events.at(-1);
     if (!ev || ev.kind !== "act" || !ev.action) return;
@@ -192,7 +214,7 @@ export function createRenderer(root, ctx) {
     const list = [...root.querySelectorAll("button")].filter((b) => !b.disabled);
     if (!list.length) return;
     ev.preventDefault();
-    const i = list.indexOf(document.activeElement);
+    const i = list.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
     const step = ev.key === "ArrowLeft" || ev.key === "ArrowUp" ? -1 : 1;
     list[(i + step + list.length) % list.length].focus();
   });
