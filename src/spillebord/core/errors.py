@@ -68,3 +68,10 @@ class IllegalActionError(SpillebordError):
 
 class NotationError(SpillebordError):
     """A position, action or record text that does not parse or is inconsistent."""
+
+
+def refuse(reason: str, key: str, cards: Iterable[str] = (), ranks: Iterable[str] = (),
+           **params: object) -> IllegalActionError:
+    """The games' refusal sentences in one call: ``refuse("8H does not fit c2", key=
+    "posthus.no_fit", card="8H", cards=("card",))`` — the params as keyword arguments."""
+    return IllegalActionError(reason, key=key, params=params, cards=cards, ranks=ranks)

@@ -33,7 +33,7 @@ def load_object(text: str, game: str, keys: Collection[str],
         raise NotationError(f"a {game} position is a JSON object")
     unknown = sorted(set(data) - set(keys))
     if unknown:
-        raise NotationError(f"unknown position key {unknown[0]!r} "
+        raise NotationError(f"unknown key {unknown[0]!r} in the position "
                             f"(keys: {', '.join(keys)})")
     missing = [k for k in required if k not in data]
     if missing:
@@ -49,7 +49,7 @@ def integer(data: Mapping[str, Any], key: str, default: int | None, low: int,
         raise NotationError(f"the position needs {key!r}")
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (
             high is not None and value > high):
-        span = f"{low} … {high}" if high is not None else f"≥ {low}"
+        span = f"{low}..{high}" if high is not None else f"≥ {low}"
         raise NotationError(f"{key!r} must be an integer {span}, not {value!r}")
     return value
 
@@ -107,9 +107,10 @@ def check_deck(places: Iterable[tuple[str, Iterable[str]]], deck: Sequence[str])
         for c in pile:
             seen[c] += 1
             if seen[c] > wanted[c]:
+                often = "twice" if seen[c] == 2 else f"{seen[c]} times"
                 times = "once" if wanted[c] == 1 else f"{wanted[c]} times"
-                raise NotationError(f"{c} appears too often (also at {first[c]}); the "
-                                    f"deck holds it {times}")
+                raise NotationError(f"{c} appears {often} (also at {first[c]}, now at "
+                                    f"{place}); the deck holds it {times}")
             first.setdefault(c, place)
     missing = sorted((wanted - seen).elements(), key=list(wanted).index)
     if missing:

@@ -48,7 +48,7 @@ def test_new_game_position_round_trips() -> None:
     ({"seats": 9}, "'seats' must be an integer 2..8"),
     ({"seats": True}, "'seats' must be"),
     ({"turn": 3}, "'turn' must be an integer 0..2"),
-    ({"colour": 1}, "unknown position key 'colour'"),
+    ({"colour": 1}, "unknown key 'colour' in the position"),
     ({"down": {"5": []}}, "'down': '5' is not a seat"),
     ({"up": ["5C"]}, "'up' maps seats"),
     ({"centre": [["AS", "QS"]]}, "centre pile 1 out of order: QS on AS"),

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spillebord.core.errors import IllegalActionError
+from spillebord.core.errors import refuse as no
 from spillebord.games.gammel_jomfru.rules import CENTRE_NEXT, PLAYER_FITS
 
 if TYPE_CHECKING:
@@ -69,10 +70,6 @@ def refusal(state: JomfruState, text: str) -> IllegalActionError:
     shown = text if len(text) <= 20 and text.isprintable() else repr(text[:20])
     legal = state.cached_legal()
     choices = ", ".join(legal)
-
-    def no(reason: str, key: str, cards: tuple[str, ...] = (),
-           **params: object) -> IllegalActionError:
-        return IllegalActionError(reason, key=key, params=params, cards=cards)
 
     if state.done:
         return no("the game is over", key="core.game_over")

@@ -29,6 +29,7 @@ import json
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
+from spillebord.core import positions
 from spillebord.core.errors import NotationError
 from spillebord.games.gammel_jomfru.rules import CENTRE_NEXT, DECK, DECK_SET, default_turn_limit
 from spillebord.games.gammel_jomfru.state import JomfruState
@@ -58,76 +59,24 @@ def format_position(state: JomfruState) -> str:
     return json.dumps(data)
 
 
-def _int(data: dict[str, Any], key: str, default: int | None, low: int, high: int) -> int:
-    value = data.get(key, default)
-    if value is None:
-        raise NotationError(f"position needs {key!r}")
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise NotationError(f"{key!r} must be an integer {low}..{high}, not {value!r}")
-    return value
-
-
-def _card(value: Any, place: str) -> str:
-    if not isinstance(value, str) or value not in DECK_SET:
-        raise NotationError(f"{place}: {value!r} is not a card of the 52 (e.g. 'TH')")
-    return value
-
-
-def _cards(value: Any, place: str) -> tuple[str, ...]:
-    if not isinstance(value, list):
-        raise NotationError(f"{place} must be a list of cards")
-    return tuple(_card(c, f"{place} card {i + 1}") for i, c in enumerate(value))
-
-
-def _seat_piles(data: dict[str, Any], key: str, n: int) -> tuple[tuple[str, ...], ...]:
-    value = data.get(key, {})
-    if not isinstance(value, dict):
-        raise NotationError(f"{key!r} maps seats (\"0\", \"1\", ...) to lists of cards")
-    piles: list[tuple[str, ...]] = [() for _ in range(n)]
-    for k, cards in value.items():
-        if k not in {str(s) for s in range(n)}:
-            raise NotationError(f"{key!r}: {k!r} is not a seat 0..{n - 1}")
-        piles[int(k)] = _cards(cards, f"{key} {k}")
-    return tuple(piles)
-
-
-def _seat_list(data: dict[str, Any], key: str, n: int) -> tuple[int, ...]:
-    value = data.get(key, [])
-    if not isinstance(value, list):
-        raise NotationError(f"{key!r} must be a list of seats")
-    for s in value:
-        if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n:
-            raise NotationError(f"{key!r}: {s!r} is not a seat 0..{n - 1}")
-    if len(set(value)) != len(value):
-        raise NotationError(f"{key!r} names a seat twice")
-    return tuple(value)
-
-
 def parse_position(game: Game, text: str, flags: dict[str, bool]) -> JomfruState:
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise NotationError(f"a gammel_jomfru position is JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise NotationError("a gammel_jomfru position is a JSON object")
-    unknown = sorted(set(data) - set(KEYS))
-    if unknown:
-        raise NotationError(f"unknown position key {unknown[0]!r} (keys: {', '.join(KEYS)})")
-    n = _int(data, "seats", None, 2, 8)
-    turn = _int(data, "turn", 0, 0, n - 1)
-    down = _seat_piles(data, "down", n)
-    up = _seat_piles(data, "up", n)
+    data = positions.load_object(text, "gammel_jomfru", KEYS)
+    n = positions.integer(data, "seats", None, 2, 8)
+    turn = positions.integer(data, "turn", 0, 0, n - 1)
+    down = positions.seat_piles(data, "down", n, DECK_SET)
+    up = positions.seat_piles(data, "up", n, DECK_SET)
     centre_raw = data.get("centre", [])
     if not isinstance(centre_raw, list) or len(centre_raw) > 4:
         raise NotationError("'centre' is a list of at most 4 piles")
-    centre = tuple(_cards(p, f"centre pile {i + 1}") for i, p in enumerate(centre_raw))
+    centre = tuple(positions.cards(p, f"centre pile {i + 1}", DECK_SET)
+                   for i, p in enumerate(centre_raw))
     turned_raw = data.get("turned")
-    turned = None if turned_raw is None else _card(turned_raw, "turned")
-    out = _seat_list(data, "out", n)
-    recycled_seats = _seat_list(data, "recycled", n)
-    limit = _int(data, "limit", default_turn_limit(n), 1, 10**9)
-    turns = _int(data, "turns", 0, 0, limit)
-    deal = _int(data, "deal", 0, 0, 2**63)
+    turned = None if turned_raw is None else positions.card(turned_raw, "turned", DECK_SET)
+    out = positions.seat_list(data, "out", n)
+    recycled_seats = positions.seat_list(data, "recycled", n)
+    limit = positions.integer(data, "limit", default_turn_limit(n), 1, 10**9)
+    turns = positions.integer(data, "turns", 0, 0, limit)
+    deal = positions.integer(data, "deal", 0, 0)
 
     for i, pile in enumerate(centre):
         if not pile or pile[0][0] != "A":
@@ -140,7 +89,10 @@ def parse_position(game: Game, text: str, flags: dict[str, bool]) -> JomfruState
             raise NotationError(f"up {s}: an ace never lies on a face-up pile (rule 2)")
         if s in recycled_seats and any(c[0] == "A" for c in down[s]):
             raise NotationError(f"down {s}: a recycled pile cannot hold an ace (rule 2)")
-    _check_cards(down, up, centre, turned)
+    positions.check_deck([*((f"down {s}", p) for s, p in enumerate(down)),
+                          *((f"up {s}", p) for s, p in enumerate(up)),
+                          *((f"centre pile {i + 1}", p) for i, p in enumerate(centre)),
+                          ("turned", (turned,) if turned else ())], DECK)
     for s in range(n):
         held = bool(down[s] or up[s] or (turned is not None and s == turn))
         if s in out and held:
@@ -158,19 +110,3 @@ def parse_position(game: Game, text: str, flags: dict[str, bool]) -> JomfruState
     return JomfruState(game, n, deal, flags, turn, down, up, centre, turned, out, turns, limit,
                        recycled)
 
-
-def _check_cards(down: tuple[tuple[str, ...], ...], up: tuple[tuple[str, ...], ...],
-                 centre: tuple[tuple[str, ...], ...], turned: str | None) -> None:
-    seen: dict[str, str] = {}
-    places = ([(f"down {s}", p) for s, p in enumerate(down)]
-              + [(f"up {s}", p) for s, p in enumerate(up)]
-              + [(f"centre pile {i + 1}", p) for i, p in enumerate(centre)]
-              + [("turned", (turned,) if turned else ())])
-    for place, pile in places:
-        for card in pile:
-            if card in seen:
-                raise NotationError(f"{card} appears twice ({seen[card]} and {place})")
-            seen[card] = place
-    missing = [c for c in DECK if c not in seen]
-    if missing:
-        raise NotationError(f"the cards must be exactly the 52: missing {' '.join(missing)}")

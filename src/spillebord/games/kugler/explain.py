@@ -14,6 +14,7 @@ import numpy as np
 
 from spillebord.core.cards import is_card_code
 from spillebord.core.errors import IllegalActionError, NotationError
+from spillebord.core.errors import refuse as _no
 from spillebord.games.kugler import kernel
 from spillebord.games.kugler.board import EMPTY, HOME_SIZE, MARBLES, START
 
@@ -21,12 +22,6 @@ if TYPE_CHECKING:
     from spillebord.games.kugler.state import KuglerState
 
 VALUE = {r: int(k) for r, k in zip(kernel.RANKS, kernel.STEP, strict=True) if k}
-
-
-def _no(reason: str, key: str, cards: tuple[str, ...] = (),
-        **params: object) -> IllegalActionError:
-    """A refusal with its English reason and message key (spillebord.core.errors)."""
-    return IllegalActionError(reason, key=key, params=params, cards=cards)
 
 
 def explain(state: KuglerState, text: str) -> IllegalActionError:

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from spillebord.core.cards import is_card_code
+from spillebord.core import positions
 from spillebord.core.errors import NotationError
 from spillebord.core.rng import shuffled
 from spillebord.games.kugler.board import EMPTY, MARBLES, START, geometry
@@ -28,6 +27,8 @@ if TYPE_CHECKING:
     from spillebord.core.protocol import Game
 
 SEAT_COUNTS = (4, 6, 8)
+KEYS = ("seats", "turn", "marbles", "hands", "draw", "discard", "deal", "turns",
+        "reshuffles", "last")
 DECK_COUNT = Counter(DECK)
 
 
@@ -48,26 +49,12 @@ def format_position(state: KuglerState) -> str:
     return json.dumps(data)
 
 
-def _int(data: Mapping[str, Any], key: str, default: int | None, low: int,
-         high: int | None = None) -> int:
-    value = data.get(key, default)
-    if value is None:
-        raise NotationError(f"the position needs {key!r}")
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (
-        high is not None and value > high
-    ):
-        span = f"{low} … {high}" if high is not None else f"≥ {low}"
-        raise NotationError(f"{key!r} must be an integer {span}, not {value!r}")
-    return value
+_int = positions.integer
+CARDS = frozenset(DECK)
 
 
 def _cards(value: Any, where: str) -> list[str]:
-    if not isinstance(value, list):
-        raise NotationError(f"{where} must be a list of card codes")
-    for code in value:
-        if not isinstance(code, str) or not is_card_code(code):
-            raise NotationError(f"{where}: {code!r} is not a card (e.g. 'TH', 'JK')")
-    return list(value)
+    return list(positions.cards(value, where, CARDS))
 
 
 def _board(marbles: Any, n: int) -> tuple[int, ...]:
@@ -100,18 +87,7 @@ def _board(marbles: Any, n: int) -> tuple[int, ...]:
 
 
 def parse_position(game: Game, text: str, flags: dict[str, bool]) -> KuglerState:
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise NotationError("a kugler position is a JSON object (see docs/rules/kugler.md)"
-                            ) from exc
-    if not isinstance(data, dict):
-        raise NotationError("a kugler position is a JSON object")
-    known = {"seats", "turn", "marbles", "hands", "draw", "discard", "deal", "turns",
-             "reshuffles", "last"}
-    for key in data:
-        if key not in known:
-            raise NotationError(f"unknown key {key!r} in the position")
+    data = positions.load_object(text, "kugler", KEYS)
     n = data.get("seats")
     if n not in SEAT_COUNTS or isinstance(n, bool):
         raise NotationError(f"'seats' must be 4, 6 or 8, not {n!r}")

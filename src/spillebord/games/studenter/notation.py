@@ -17,11 +17,12 @@ foundations, each following the base and the wrap (ruling 2) and at most 13 card
 from __future__ import annotations
 
 import json
-from collections import Counter
 from typing import Any
 
-from spillebord.core.cards import RANKS, is_card_code, one_deck
+from spillebord.core import positions
+from spillebord.core.cards import RANKS, one_deck, two_decks
 from spillebord.core.errors import IllegalActionError, NotationError
+from spillebord.core.errors import refuse as no
 from spillebord.games.studenter.rules import (
     FOUNDATION_NAMES,
     FOUNDATIONS,
@@ -57,29 +58,16 @@ def format_position(state: StudenterState) -> str:
     return json.dumps(data)
 
 
+CARDS = frozenset(one_deck())
+
+
 def _cards(value: Any, where: str) -> tuple[str, ...]:
-    if not isinstance(value, list):
-        raise NotationError(f"{where} must be a list of card codes")
-    for item in value:
-        if not isinstance(item, str) or not is_card_code(item) or item == "JK":
-            raise NotationError(f"{where}: {item!r} is not a card (e.g. TH, 8S)")
-    return tuple(value)
+    return positions.cards(value, where, CARDS)
 
 
 def parse_position(text: str, **flags: bool) -> StudenterState:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise NotationError(f"a studenter position is JSON: {exc.msg} at line {exc.lineno}"
-                            ) from exc
-    if not isinstance(data, dict):
-        raise NotationError("a studenter position is a JSON object")
-    missing = [k for k in KEYS if k not in data]
-    if missing:
-        raise NotationError(f"the position lacks {', '.join(map(repr, missing))}")
-    unknown = sorted(set(data) - {*KEYS, "deal", "resigned"})
-    if unknown:
-        raise NotationError(f"unknown key {unknown[0]!r} in the position")
+    data = positions.load_object(text, "studenter", (*KEYS, "deal", "resigned"),
+                                 required=KEYS)
     pass_no = data["pass"]
     if type(pass_no) is not int or pass_no not in range(1, PASSES + 1):
         raise NotationError(f"pass must be 1, 2 or 3, not {pass_no!r}")
@@ -128,14 +116,10 @@ def parse_position(text: str, **flags: bool) -> StudenterState:
                   *(c for p in foundations for c in p)]
     if len(everything) != TOTAL_CARDS:
         raise NotationError(f"the position holds {len(everything)} cards, not 104")
-    counts = Counter(everything)
-    for code in one_deck():
-        if counts[code] != 2:
-            raise NotationError(f"{code} appears {counts[code]} times; two decks hold "
-                                "each card twice")
-    deal = data.get("deal", 0)
-    if isinstance(deal, bool) or not isinstance(deal, int) or deal < 0:
-        raise NotationError(f"deal must be a non-negative integer, not {deal!r}")
+    positions.check_deck([("row", row), ("stock", stock), ("waste", waste),
+                          ("helpers", [c for c in helpers if c is not None]),
+                          *zip(FOUNDATION_NAMES, foundations, strict=True)], two_decks())
+    deal = positions.integer(data, "deal", 0, 0)
     from spillebord.games.studenter.game import GAME
 
     return StudenterState(base=base, row=row, foundations=tuple(foundations),
@@ -151,10 +135,6 @@ def _place(name: str) -> str:
 def explain_illegal(state: StudenterState, text: str) -> IllegalActionError:
     """Why ``text`` is not legal here: the error with a one-line reason for the player
     and its message key (see spillebord.core.errors)."""
-    def no(reason: str, key: str, cards: tuple[str, ...] = (), ranks: tuple[str, ...] = (),
-           **params: object) -> IllegalActionError:
-        return IllegalActionError(reason, key=key, params=params, cards=cards, ranks=ranks)
-
     if text == DRAW:
         if state.can_redeal():
             return no("the stock is empty: turn the waste over (redeal) to draw again",
