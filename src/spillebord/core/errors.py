@@ -72,6 +72,6 @@ class NotationError(SpillebordError):
 
 def refuse(reason: str, key: str, cards: Iterable[str] = (), ranks: Iterable[str] = (),
            **params: object) -> IllegalActionError:
-    """The games' refusal sentences in one call: ``refuse("8H does not fit c2", key=
-    "posthus.no_fit", card="8H", cards=("card",))`` — the params as keyword arguments."""
+    """The games' refusal sentences in one call: ``refuse(reason, key, card="8H",
+    cards=("card",))`` — the params as keyword arguments."""
     return IllegalActionError(reason, key=key, params=params, cards=cards, ranks=ranks)
