@@ -121,13 +121,18 @@ export function createRenderer(root, ctx) {
       const startKey = m.loc[0] === "s" ? m.loc : null;
       const first = !startKey || !seenStart.has(startKey);
       if (startKey) seenStart.add(startKey);
+      const name = t("kugler.marble_at", { name: ctx.seatName(m.seat), place: m.loc });
       if (pickFrom.has(m.loc) && !m.preview && first) {
         c.classList.add("pickable");
         if (from === m.loc) c.classList.add("chosen");
-        makeButton(c, t("kugler.marble_at", { name: ctx.seatName(m.seat), place: m.loc }), () => {
+        makeButton(c, name, () => {
           from = m.loc;
           draw();
         });
+      } else {
+        // Every marble has a name for screen readers, not only the playable ones.
+        c.setAttribute("role", "img");
+        c.setAttribute("aria-label", name);
       }
       layer.append(c);
     }
