@@ -94,10 +94,6 @@ def rank_of(code: str) -> int:
     return 0 if code == JOKER else RANKS.index(code[0]) + 1
 
 
-def suit_of(code: str) -> str:
-    return "" if code == JOKER else code[1]
-
-
 def one_deck() -> list[str]:
     """The 52 cards, suits C D H S, ranks A … K within each suit."""
     return [r + s for s in SUITS for r in RANKS]

@@ -1,6 +1,6 @@
 """The hub: the app's services (settings, repository, writer, bus, serializer, compute)
-and the live sessions — creating matches, claiming invites, reloading unfinished games
-at start."""
+and the live sessions — loading and adopting matches (lobby.py creates them), claiming
+invites, reloading unfinished games at start."""
 
 from __future__ import annotations
 

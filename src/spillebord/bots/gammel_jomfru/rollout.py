@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 
 from spillebord.core.protocol import State
-from spillebord.games.gammel_jomfru.rules import CENTRE_NEXT, PLAYER_FITS
+from spillebord.games.gammel_jomfru.rules import CENTRE_NEXT, PLAYER_FITS, next_holder, ranking
 from spillebord.games.gammel_jomfru.state import JomfruState
 
 POLICIES = ("random", "load")
@@ -89,7 +89,7 @@ class Playout:
                     up[t].append(card)
                     card = None
                     turns += 1
-                    t = self._next(t)
+                    t = next_holder(t, n, out)
                     if turns >= limit:
                         self.turns = turns
                         return self._ranking(t)
@@ -108,24 +108,13 @@ class Playout:
             if not down[t] and not up[t]:  # rule 5: out at once
                 out.append(t)
                 turns += 1
-                t = self._next(t)
+                t = next_holder(t, n, out)
                 if len(out) >= n - 1 or turns >= limit:
                     self.turns = turns
                     return self._ranking(t)
-
-    def _next(self, t: int) -> int:
-        n, out = self.seats, self.out
-        for k in range(1, n + 1):
-            s = (t + k) % n
-            if s not in out:
-                return s
-        return t  # pragma: no cover
 
     def held(self, seat: int) -> int:
         return len(self.down[seat]) + len(self.up[seat])
 
     def _ranking(self, t: int) -> list[int]:
-        n = self.seats
-        holders = sorted((s for s in range(n) if s not in self.out),
-                         key=lambda s: (self.held(s), s))
-        return [*self.out, *holders]
+        return ranking(self.seats, self.out, self.held)

@@ -1,6 +1,7 @@
 """Card arithmetic of Gammel Jomfru: rank values, what fits where, the turn limit.
 
-Rule-book rulings covered (README, section gammel_jomfru):
+Rule-book rulings covered (/work/shared/rules/README.md, section gammel_jomfru; our
+page docs/rules/gammel_jomfru.md):
 
 - rule 1: ranks low → high are 2 … 10, J, Q, K, A (``VALUE``: 2 … 14);
 - rule 2: an ace always starts a centre pile; a centre pile is built in suit
@@ -15,6 +16,8 @@ dictionary look-ups only.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
 
 from spillebord.core.cards import one_deck
 
@@ -42,18 +45,22 @@ PLAYER_FITS: dict[str, frozenset[str]] = {
 }
 
 
-def is_ace(card: str) -> bool:
-    return card[0] == "A"
+def next_holder(seat: int, seats: int, out: Collection[int]) -> int:
+    """Rule 5: the next seat after ``seat`` (in playing order) that is not out."""
+    for k in range(1, seats + 1):
+        s = (seat + k) % seats
+        if s not in out:
+            return s
+    return seat  # pragma: no cover - some seat always holds cards
 
 
-def fits_centre(card: str, top: str) -> bool:
-    """Rule 2: ``card`` may go onto a centre pile whose top card is ``top``."""
-    return CENTRE_NEXT[top] == card
-
-
-def fits_player(card: str, top: str) -> bool:
-    """Rule 2: ``card`` may go onto another player's face-up top ``top``."""
-    return top in PLAYER_FITS[card]
+def ranking(seats: int, out: Sequence[int], held: Callable[[int], int]) -> list[int]:
+    """Rules 5 and 6: the seats out, in the order they went out, then the others by the
+    cards they hold (``held``), fewest first, ties to the earlier seat — so the gammel
+    jomfru (the one left, or the one holding the most at the turn limit, ties: the later
+    seat) is last."""
+    holders = sorted((s for s in range(seats) if s not in out), key=lambda s: (held(s), s))
+    return [*out, *holders]
 
 
 # Rule 6 (our documented choice): a game stops after this many completed turns, at every

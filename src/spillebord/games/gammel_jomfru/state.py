@@ -1,6 +1,7 @@
 """The immutable game state of Gammel Jomfru and its transitions.
 
-Rule-book rulings covered (README, section gammel_jomfru):
+Rule-book rulings covered (/work/shared/rules/README.md, section gammel_jomfru; our
+page docs/rules/gammel_jomfru.md):
 
 - rule 2/3: ``turn`` turns the top face-down card; the turned card is then placed
   (``centre``, ``cN``, ``pN``) and the same player turns again, or — fitting nowhere —
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from spillebord.core.protocol import JSON, Outcome, State
 from spillebord.games.gammel_jomfru.actions import CENTRE_INDEX, PLAYER_INDEX, legal_actions
+from spillebord.games.gammel_jomfru.rules import next_holder, ranking
 from spillebord.games.gammel_jomfru.view import build_view
 
 if TYPE_CHECKING:
@@ -104,7 +106,7 @@ class JomfruState(State):
         assert card is not None
         if action == "keep":  # rule 2: fits nowhere, face up on the own pile; turn passes
             up = _set(up, t, (*up[t], card))
-            return self._next(self._next_holder(t, self.out), down, up, centre, None,
+            return self._next(next_holder(t, self.seats, self.out), down, up, centre, None,
                               self.out, self.turns + 1, self.recycled)
         if action == "centre":
             centre = (*centre, (card,))
@@ -118,16 +120,8 @@ class JomfruState(State):
             return self._next(t, down, up, centre, None, self.out, self.turns,
                               self.recycled)
         out = (*self.out, t)  # rule 5: out at once; the turn passes to the next holder
-        return self._next(self._next_holder(t, out), down, up, centre, None, out,
+        return self._next(next_holder(t, self.seats, out), down, up, centre, None, out,
                           self.turns + 1, self.recycled)
-
-    def _next_holder(self, t: int, out: tuple[int, ...]) -> int:
-        n = self.seats
-        for k in range(1, n + 1):
-            s = (t + k) % n
-            if s not in out:
-                return s
-        return t  # pragma: no cover - some seat always holds cards
 
     def _next(self, turn: int, down: Piles, up: Piles, centre: Piles, turned: str | None,
               out: tuple[int, ...], turns: int, recycled: tuple[bool, ...]) -> JomfruState:
@@ -149,22 +143,17 @@ class JomfruState(State):
         if not self.done:
             return None
         n = self.seats
-        out = self.out
-        if len(out) >= n - 1:  # rule 5
-            loser = next(s for s in range(n) if s not in out)
-            ranking = [*out, loser]
+        order = ranking(n, self.out, self.cards_held)
+        loser = order[-1]
+        extra: dict[str, Any] = {}
+        if len(self.out) >= n - 1:  # rule 5
             reason = "out"
-            extra: dict[str, Any] = {}
         else:  # rule 6: most cards loses, ties → the later seat
-            holders = sorted((s for s in range(n) if s not in out),
-                             key=lambda s: (self.cards_held(s), s))
-            loser = holders[-1]
-            ranking = [*out, *holders]
             reason = "turn_limit"
             extra = {"cards": [self.cards_held(s) for s in range(n)]}
         return Outcome(
             winners=tuple(s for s in range(n) if s != loser),
-            ranking=tuple((s,) for s in ranking),
+            ranking=tuple((s,) for s in order),
             reason=reason,
             losers=(loser,),
             extra=extra,

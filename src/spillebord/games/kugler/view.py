@@ -1,4 +1,4 @@
-"""What one seat sees in Kugler og Jokere (design.md: hidden cards never leak).
+"""What one seat sees in Kugler og Jokere (docs/architecture.md: hidden cards never leak).
 
 Public: the board (every seat's marble locations), every hand's size, the top of the
 discard pile and its size, the draw pile's size, the turn, the latest moves and the

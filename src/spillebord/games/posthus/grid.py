@@ -83,14 +83,6 @@ def right_of(grid: Grid, gap: int) -> str | None:
     return grid[gap + 1] if gap % COLUMNS != COLUMNS - 1 else None
 
 
-def is_open_gap(grid: Grid, gap: int) -> bool:
-    """Under ``open_gaps``: the gap has a gap as left or right neighbour."""
-    col = gap % COLUMNS
-    return (col > 0 and grid[gap - 1] is None) or (
-        col < COLUMNS - 1 and grid[gap + 1] is None
-    )
-
-
 def accepted_cards(grid: Grid, gap: int, open_gaps: bool) -> set[str]:
     """Every card the gap ``gap`` accepts on ``grid`` (the grid before any card moves)."""
     return set(_accepted(grid, gap, open_gaps))
@@ -175,10 +167,6 @@ def run_length(grid: Sequence[str | None], row: int) -> int:
 def run_lengths(grid: Sequence[str | None]) -> tuple[int, ...]:
     return (run_length(grid, 0), run_length(grid, 1), run_length(grid, 2),
             run_length(grid, 3))
-
-
-def is_won(grid: Grid) -> bool:
-    return all(n == 7 for n in run_lengths(grid))
 
 
 def moves(grid: Grid, open_gaps: bool) -> list[str]:

@@ -59,7 +59,6 @@ class PosthusState(State):
         resigned: bool = False,
     ) -> None:
         self.game = game
-        self._game = game
         self.grid = grid
         self.round = round_
         self.deal = deal
@@ -132,7 +131,7 @@ class PosthusState(State):
     def _with(self, grid: g.Grid, round_: int, resigned: bool = False) -> PosthusState:
         # The successor shares the flags dict (never mutated) instead of copying it.
         new = PosthusState.__new__(PosthusState)
-        new.__dict__.update(game=self._game, _game=self._game, grid=grid, round=round_,
+        new.__dict__.update(game=self.game, grid=grid, round=round_,
                             deal=self.deal, flags=self.flags, resigned=resigned, seats=1)
         return new
 

@@ -31,6 +31,7 @@ from spillebord.games.studenter.rules import (
     HELPERS,
     PASSES,
     TOTAL_CARDS,
+    foundation_needs,
     foundation_takes,
     goes_down_on,
     rank_text,
@@ -90,7 +91,7 @@ def parse_position(text: str, **flags: bool) -> StudenterState:
             raise NotationError(f"{name} holds {len(pile)} cards; a foundation holds 13")
         for i, card in enumerate(pile):
             if not foundation_takes(pile[:i], card, base):
-                want = rank_text((base + i - 1) % 13 + 1)
+                want = rank_text(foundation_needs(base, i))
                 raise NotationError(f"{name} does not follow the base {base_text} and the "
                                     f"wrap: card {i + 1} is {card}, expected a {want}")
         foundations.append(pile)
@@ -181,7 +182,7 @@ def explain_illegal(state: StudenterState, text: str) -> IllegalActionError:
             return no(f"{target} is empty and takes only a {rank_text(state.base)}",
                       key="studenter.foundation_base", place=target,
                       rank=rank_text(state.base), ranks=("rank",))
-        want = rank_text((state.base - 1 + len(pile)) % 13 + 1)
+        want = rank_text(foundation_needs(state.base, len(pile)))
         return no(f"{card} does not fit on {target}: it needs a {want}",
                   key="studenter.foundation_needs", card=card, place=target, rank=want,
                   cards=("card",), ranks=("rank",))

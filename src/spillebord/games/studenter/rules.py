@@ -16,7 +16,6 @@ from spillebord.core.cards import RANKS
 ROW_SIZE = 19
 HELPERS = 6
 FOUNDATIONS = 8
-STOCK_SIZE = 78
 TOTAL_CARDS = 104
 FULL_PILE = 13
 PASSES = 3
@@ -51,6 +50,6 @@ def goes_down_on(code: str, onto: str) -> bool:
     return (rank_value(onto) - rank_value(code)) % 13 == 1
 
 
-def next_up(rank: int) -> int:
-    """The rank that follows ``rank`` on a foundation (K → A)."""
-    return rank % 13 + 1
+def foundation_needs(base: int, count: int) -> int:
+    """Rule 2: the rank a foundation holding ``count`` cards takes next (K → A wraps)."""
+    return (base - 1 + count) % 13 + 1
