@@ -20,6 +20,7 @@ from spillebord.server.logs import install_redaction
 from spillebord.server.people import routes as people_routes
 from spillebord.server.security import SecurityHeaders
 from spillebord.server.settings import Settings
+from spillebord.server.tables import routes as table_routes
 from spillebord.server.ws import serve_echo, serve_socket
 
 
@@ -69,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.include_router(api.router)
     app.include_router(people_routes.router)
+    app.include_router(table_routes.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC, check_dir=False), name="static")
 

@@ -24,6 +24,7 @@ from spillebord.server.storage.engine import Checkpointer, SqliteOwner, make_eng
 from spillebord.server.storage.people import PeopleRepo
 from spillebord.server.storage.repo import MatchRow, Repository
 from spillebord.server.storage.writer import GroupWriter
+from spillebord.server.tables.service import Tables
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,7 @@ class Hub:
         self.engine = make_engine(settings.db_url)
         self.repo = Repository(self.engine)
         self.people = People(PeopleRepo(self.engine), settings)
+        self.tables = Tables(self)
         # One worker: in-process bus and locks.  SPILLEBORD_REDIS (with PostgreSQL):
         # Redis pub/sub and PostgreSQL advisory locks across workers (scale/).
         self.scale = wiring.install(self)
@@ -76,6 +78,7 @@ class Hub:
             except Exception:  # a game whose code changed incompatibly: keep serving
                 log.exception("could not reload match %s (%s)", row.id, row.game)
         log.info("reloaded %d unfinished games", len(rows))
+        await self.tables.start()
         # Import every game's bots and solver now, then move everything that exists at
         # start-up (modules, tables, reloaded games) out of the garbage collector's
         # reach: a full collection then scans only what the running games create, which
@@ -105,6 +108,7 @@ class Hub:
         for driver in list(self.drivers.values()):
             await driver.stop()
         self.drivers.clear()
+        await self.tables.stop()
         await self.scale.stop()
         if self._writer is not None:
             await asyncio.to_thread(self._writer.close)

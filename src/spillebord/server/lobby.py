@@ -19,6 +19,7 @@ from spillebord.server.errors import Refusal
 from spillebord.server.hub import Hub, new_token
 from spillebord.server.sessions import token_hash
 from spillebord.server.storage.repo import MatchRow, SeatRow, now
+from spillebord.server.storage.tables import open_row
 
 PLAYER_ID = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
 MAX_DEAL = 2**63 - 1
@@ -50,6 +51,9 @@ class CreateMatch(BaseModel):
     deal: int | Literal["random", "winnable"] = "random"
     takeover_seconds: int | None = None
     player: str | None = None
+    public: bool = False  # listed in the lobby (docs/protocol.md, "Open tables")
+    fill_after: int | None = None  # seconds until bots take the open seats
+    fill_level: int | None = None  # the level of those bots (default: the game's)
 
 
 def check_options_size(spec: BotSeat) -> None:
@@ -79,6 +83,30 @@ def level_bot(game_key: str, level: Any) -> str:
         known = ", ".join(map(str, sorted(table))) or "none"
         raise Refusal("bad_bot_options", f"{game_key} has no level {level!r} (levels: {known})")
     return table[level].bot
+
+
+def check_open_table(hub: Hub, game_key: str, req: CreateMatch,
+                     open_seats: int) -> int | None:
+    """A public table or one with bots filling its open seats needs open seats; the
+    wait is 5 s–1 h (``min_fill`` in tests); the level one of the game's.  Returns the
+    level the bots will play (None: no filling)."""
+    if (req.public or req.fill_after is not None) and open_seats == 0:
+        raise Refusal("bad_seats", "a public table or bot filling needs an open seat "
+                                   '("human")')
+    if req.fill_after is None:
+        if req.fill_level is not None:
+            raise Refusal("bad_request", "fill_level needs fill_after")
+        return None
+    low = hub.settings.min_fill
+    if isinstance(req.fill_after, bool) or not low <= req.fill_after <= 3600:
+        raise Refusal("bad_request", f"fill_after is null or {low}–3600 seconds")
+    table = bots.levels(game_key)
+    level = req.fill_level if req.fill_level is not None else bots.default_level(game_key)
+    if level not in table:
+        known = ", ".join(map(str, sorted(table))) or "none"
+        raise Refusal("bad_bot_options", f"{game_key} has no level {level!r} "
+                                         f"(levels: {known})")
+    return level
 
 
 def check_player(player: str | None) -> str | None:
@@ -139,6 +167,8 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None) -> dict[s
     if t is not None and not hub.settings.min_takeover <= t <= 86400:
         raise Refusal("bad_request", f"takeover_seconds is null or "
                                      f"{hub.settings.min_takeover}–86400")
+    open_seats = sum(1 for spec in specs if spec == "human")
+    fill_level = check_open_table(hub, game.key, req, open_seats)
     deal = await pick_deal(hub, game.key, game.is_solitaire, req.deal, flags,
                            invited="human" in specs)
     try:
@@ -167,8 +197,13 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None) -> dict[s
     row = MatchRow(id=match_id, game=game.key, flags=flags, seats=n, deal=deal,
                    status="running", created=now(), takeover_seconds=t, creator=player,
                    seat_rows=seat_rows, salt=fairness.new_salt())
-    await asyncio.to_thread(hub.repo.create_match, row, invite_hashes)
+    opened = None
+    if req.public or req.fill_after is not None:
+        opened = open_row(match_id, req.public, req.fill_after, fill_level, row.created)
+    await asyncio.to_thread(hub.repo.create_match, row, invite_hashes, opened)
     hub.adopt(row)
+    if req.public:
+        hub.tables.feed.kick()
     return {"match_id": match_id, "seat": my_seat, "token": token,
             "play_url": f"/play/{match_id}" + (f"#token={token}" if token else ""),
             "invites": invites,

@@ -48,3 +48,8 @@ def replay(match_id: str) -> Response:
 @router.get("/stats", include_in_schema=False)
 def statistics() -> Response:
     return page("stats.html", "Statistik")
+
+
+@router.get("/lobby", include_in_schema=False)
+def lobby() -> Response:
+    return page("lobby.html", "Lobby")

@@ -39,6 +39,9 @@ class Settings:
     signin_delay: float = 1.0       # the first wait after those; doubles with each failure
     signin_max_delay: float = 900.0  # the longest wait
     signin_forget: float = 3600.0   # a failure count starts again after this quiet time
+    # Open tables (docs/server.md, "Open tables and quick match")
+    min_fill: int = 5               # shortest wait before bots fill a table's open seats
+    lobby_poll: float = 0.1         # seconds between a worker's looks for lobby changes
     max_body_bytes: int = 65_536    # largest HTTP request body (413 above, unparsed)
     max_header_bytes: int = 16_384  # largest sum of HTTP request headers (431 above)
     allowed_origins: tuple[str, ...] = ()  # other sites allowed to post and connect
@@ -65,6 +68,7 @@ class Settings:
             signin_free=int(_float("SPILLEBORD_SIGNIN_FREE", cls.signin_free)),
             signin_delay=_float("SPILLEBORD_SIGNIN_DELAY", cls.signin_delay),
             signin_max_delay=_float("SPILLEBORD_SIGNIN_MAX_DELAY", cls.signin_max_delay),
+            lobby_poll=_float("SPILLEBORD_LOBBY_POLL", cls.lobby_poll),
             allowed_origins=tuple(o.strip() for o in
                                   os.environ.get("SPILLEBORD_ORIGINS", "").split(",")
                                   if o.strip()),

@@ -8,7 +8,8 @@
   has not applied, under the worker's own lock for the match (never while a local event
   is between its commit and its application), then tells the sockets.
 - ``refresh`` (on every ``hub.get`` and before a refused ``hello``) also re-reads the
-  seats, so an invite claimed on another worker opens its seat here too.
+  seats, so an invite claimed (or a lobby seat taken, or open seats filled with bots)
+  on another worker shows here too.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ async def refresh(hub: Hub, session: Session) -> None:
     for old, new in zip(session.seats, fresh, strict=False):
         old.token_hash = new.token_hash
         old.player_id = new.player_id
+        old.kind, old.bot, old.level = new.kind, new.bot, new.level  # bots filled seats
 
 
 MIGRATION_LOCK = lock_key("migrations")

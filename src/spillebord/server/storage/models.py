@@ -114,3 +114,19 @@ invites = Table(
     Column("seat", Integer, nullable=False),
     Column("used", DateTime(timezone=True), nullable=True),
 )
+
+# Tables open to others (issue 15): public ones are listed in the lobby; any table with
+# open seats may have them filled with bots of a level after a wait.  ``changed`` moves
+# whenever the lobby's picture of the table changes (the lobby feeds poll it).
+open_tables = Table(
+    "open_tables",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("public", Boolean, nullable=False),
+    Column("fill_after", Integer, nullable=True),  # seconds; null = never
+    Column("fill_level", Integer, nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("changed", DateTime(timezone=True), nullable=False),
+    Column("filled", DateTime(timezone=True), nullable=True),
+    Index("ix_open_tables_changed", "changed"),
+)

@@ -4,6 +4,7 @@ writer in writer.py).  Portable SQLAlchemy Core only — no dialect-specific SQL
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -13,6 +14,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from spillebord.server.errors import Refusal
 from spillebord.server.storage.models import actions, invites, matches, players, seats
+from spillebord.server.storage.tables import touch
 
 
 def now() -> datetime:
@@ -80,7 +82,10 @@ class Repository:
         return row is not None
 
     # -- matches -------------------------------------------------------------------
-    def create_match(self, m: MatchRow, invite_hashes: dict[int, str]) -> None:
+    def create_match(self, m: MatchRow, invite_hashes: dict[int, str],
+                     also: Callable[[Connection], None] | None = None) -> None:
+        """Write the match, its seats and invites (and ``also``, e.g. its open-table
+        row) in one transaction."""
         with self.engine.begin() as conn:
             conn.execute(insert(matches).values(
                 id=m.id, game=m.game, flags=m.flags, seats=m.seats, deal=m.deal, salt=m.salt,
@@ -97,6 +102,8 @@ class Repository:
                     {"code_hash": h, "match_id": m.id, "seat": seat, "used": None}
                     for seat, h in invite_hashes.items()
                 ])
+            if also is not None:
+                also(conn)
 
     def _load(self, conn: Connection, row: Any) -> MatchRow:
         m = MatchRow(
@@ -145,9 +152,17 @@ class Repository:
                                 .values(used=now()))
             if done.rowcount != 1:
                 raise Refusal("invite_used", "this invite link has already been used", 410)
-            conn.execute(update(seats)
-                         .where(seats.c.match_id == inv.match_id, seats.c.seat == inv.seat)
-                         .values(token_hash=token_hash, player_id=player_id))
+            # Conditional: a public table's seat may have been taken from the lobby or
+            # filled with a bot meanwhile (then nothing is used up: the transaction
+            # rolls back).
+            seated = conn.execute(update(seats)
+                                  .where(seats.c.match_id == inv.match_id,
+                                         seats.c.seat == inv.seat, seats.c.kind == "human",
+                                         seats.c.token_hash.is_(None))
+                                  .values(token_hash=token_hash, player_id=player_id))
+            if seated.rowcount != 1:
+                raise Refusal("seat_taken", "someone else has taken this seat", 409)
+            touch(conn, str(inv.match_id), now())
             return str(inv.match_id), int(inv.seat)
 
     # -- events (used by the writer inside its batch transaction) -------------------

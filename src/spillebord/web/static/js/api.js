@@ -135,6 +135,13 @@ export const signOut = () => request("DELETE", "/api/session");
 export const changePassword = (oldPassword, newPassword) =>
   request("PUT", "/api/account/password", { old_password: oldPassword, new_password: newPassword });
 
+// Open tables (docs/protocol.md, "Open tables and quick match").
+/** @param {string} matchId @param {number | null} seat @returns {Promise<import("./protocol").SeatTaken>} */
+export const takeSeat = (matchId, seat) =>
+  request("POST", `/api/lobby/${encodeURIComponent(matchId)}/take`, { seat });
+/** @param {import("./protocol").QuickMatchRequest} spec @returns {Promise<import("./protocol").SeatTaken>} */
+export const quickMatch = (spec) => request("POST", "/api/quick", spec);
+
 // After signing in, this browser plays as the account's player id; after signing out
 // (or when the sign-in has ended) it starts again as a new guest.
 /** @param {string} id */

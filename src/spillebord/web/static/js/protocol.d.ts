@@ -80,6 +80,46 @@ export interface Me {
   account: boolean;
 }
 
+/** @wire GET /api/lobby, /ws/lobby `lobby` and `table` messages */
+export interface LobbyTable {
+  match_id: string;
+  game: string;
+  flags: { [flag: string]: boolean };
+  seats: LobbySeat[];
+  free: number;
+  created: string;
+  fill_after: number | null;
+  fill_level: number | null;
+}
+
+/** @wire GET /api/lobby */
+export interface LobbySeat {
+  seat: number;
+  kind: string;
+  bot: string | null;
+  level: number | null;
+  taken: boolean;
+  name: string | null;
+}
+
+/** @wire POST /api/lobby/{id}/take, POST /api/quick */
+export interface SeatTaken {
+  match_id: string;
+  seat: number;
+  token: string;
+  play_url: string;
+  opened?: boolean;
+}
+
+/** @wire POST /api/quick */
+export interface QuickMatchRequest {
+  game: string;
+  seats: number;
+  flags: { [flag: string]: boolean };
+  fill_after: number | null;
+  fill_level: number | null;
+}
+
 /** A seat in `POST /api/matches`: mine, open (invite) or a bot. */
 export type SeatSpec = "me" | "human" | BotSeatSpec;
 

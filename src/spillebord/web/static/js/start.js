@@ -127,8 +127,16 @@ function tableForm(g) {
   fill();
   const button = el("button", { type: "submit", class: "primary", text: t("start.open_room") });
   const takeover = el("input", { type: "checkbox", name: "takeover", id: `${g.key}-takeover` });
+  // Open tables (lobby.js): public in the lobby, and bots in the free seats after a wait.
+  const isPublic = el("input", { type: "checkbox", name: "public", id: `${g.key}-public` });
+  const fillAfter = el("select", { name: "fill", id: `${g.key}-fill` });
+  for (const [value, key] of [["", "lobby.fill_never"], ["30", "lobby.fill_30"], ["60", "lobby.fill_60"], ["120", "lobby.fill_120"]]) {
+    fillAfter.append(el("option", { value, text: t(key) }));
+  }
   form.append(el("label", { class: "inline" }, t("start.seat_count"), " ", count), list,
-    el("label", { class: "check", for: `${g.key}-takeover` }, takeover, t("start.takeover")));
+    el("label", { class: "check", for: `${g.key}-takeover` }, takeover, t("start.takeover")),
+    el("label", { class: "check", for: `${g.key}-public` }, isPublic, t("start.public")),
+    el("label", { class: "inline", for: `${g.key}-fill` }, t("start.fill"), " ", fillAfter));
   const flags = flagBoxes(g);
   if (flags) form.append(flags);
   form.append(button);
@@ -142,6 +150,8 @@ function tableForm(g) {
     });
     const spec = { game: g.key, seats, deal: "random", flags: readFlags(form, g) };
     if (takeover.checked) spec.takeover_seconds = 60;
+    if (isPublic.checked) spec.public = true;
+    if (fillAfter.value) spec.fill_after = Number(fillAfter.value);
     start(spec, button);
   });
   return form;

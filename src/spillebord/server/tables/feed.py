@@ -1,0 +1,132 @@
+"""The live lobby: ``/ws/lobby`` sockets get the open public tables at once, then one
+message per table that changed (``table``: its new picture; ``gone``: no longer open).
+
+Every worker finds changes the same way — by polling the ``changed`` column of
+``open_tables`` (indexed) every ``lobby_poll`` seconds while it has lobby sockets — so
+a table opened or taken on another worker reaches this worker's sockets too; a change
+made here wakes the poll at once.  The poll looks back ``LOOKBACK`` seconds and
+remembers what it sent, so a transaction that commits a little after its timestamp is
+still seen, and nothing is sent twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import datetime, timedelta
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from spillebord.server import wire
+from spillebord.server.storage.repo import now
+from spillebord.server.storage.tables import TablesRepo
+
+log = logging.getLogger(__name__)
+LOOKBACK = 2.0  # seconds
+MAX_QUEUE = 1024  # messages a slow lobby socket may fall behind before it is closed
+
+
+class LobbySocket:
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def push(self, text: str) -> None:
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.queue.put_nowait(None)  # it stopped reading: close; it can reconnect
+            return
+        self.queue.put_nowait(text)
+
+
+class LobbyFeed:
+    def __init__(self, repo: TablesRepo, poll: float) -> None:
+        self.repo = repo
+        self.poll = poll
+        self.sockets: set[LobbySocket] = set()
+        self.wake = asyncio.Event()
+        self.sent: dict[str, datetime] = {}  # table → the change last sent
+        self.since = now()
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run(), name="lobby-feed")
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    def kick(self) -> None:
+        """A table's lobby picture changed on this worker (already committed)."""
+        self.wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), timeout=self.poll)
+            self.wake.clear()
+            if not self.sockets:
+                self.since = now()
+                self.sent.clear()
+                continue
+            try:
+                await self._step()
+            except Exception:  # a database hiccup: the next poll tries again
+                log.warning("lobby poll failed", exc_info=True)
+                await asyncio.sleep(self.poll)
+
+    async def _step(self) -> None:
+        start = now()
+        rows = await asyncio.to_thread(self.repo.changed_since,
+                                       self.since - timedelta(seconds=LOOKBACK))
+        fresh = {m: t for m, t in rows if self.sent.get(m) != t}
+        self.since = start
+        horizon = start - timedelta(seconds=2 * LOOKBACK + 1)
+        for m in [m for m, t in self.sent.items() if t < horizon]:
+            del self.sent[m]
+        if not fresh:
+            return
+        listed = await asyncio.to_thread(self.repo.listing, list(fresh))
+        messages = [wire.dumps({"t": "table", "d": entry}) for entry in listed]
+        shown = {entry["match_id"] for entry in listed}
+        messages += [wire.dumps({"t": "gone", "d": {"match_id": m}})
+                     for m in fresh if m not in shown]
+        self.sent.update(fresh)
+        for sock in list(self.sockets):
+            for text in messages:
+                sock.push(text)
+
+    async def serve(self, ws: WebSocket) -> None:
+        """One lobby socket: the open tables, then the changes, until it closes.  The
+        socket listens before the snapshot is read, so no change falls in between (a
+        change already in the snapshot is sent again: messages are idempotent)."""
+        sock = LobbySocket(ws)
+        self.sockets.add(sock)
+        sender: asyncio.Task[None] | None = None
+        try:
+            snapshot = await asyncio.to_thread(self.repo.listing)
+            await ws.send_text(wire.dumps({"t": "lobby", "d": {"tables": snapshot}}))
+            sender = asyncio.create_task(self._send(sock))
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            self.sockets.discard(sock)
+            if sender is not None:
+                sender.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await sender
+
+    async def _send(self, sock: LobbySocket) -> None:
+        while True:
+            text = await sock.queue.get()
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await sock.ws.close(code=1013)
+                return
+            await sock.ws.send_text(text)

@@ -1,0 +1,134 @@
+"""Open tables as the API uses them: take a free seat of a public table, quick match
+(the first public table that fits, else a new one), and the sweeper that seats bots of
+the chosen level in a table's open seats once its wait is over (exactly once across
+workers: the first worker to mark the table filled does it)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, Field
+
+from spillebord.server.bots_runner import BotDriver
+from spillebord.server.errors import Refusal
+from spillebord.server.sessions import token_hash
+from spillebord.server.storage.repo import now
+from spillebord.server.storage.tables import TablesRepo
+from spillebord.server.tables.feed import LobbyFeed
+
+if TYPE_CHECKING:
+    from spillebord.server.hub import Hub
+
+log = logging.getLogger(__name__)
+SWEEP = 1.0  # seconds between looks for tables whose wait for bots is over
+
+
+class QuickMatch(BaseModel):
+    """``POST /api/quick``: a seat at a public table of this game, seat count and
+    flags; a new table (with these bot-filling choices) when none has a free seat."""
+
+    game: str = Field(max_length=32)
+    seats: int = Field(ge=1, le=8)
+    flags: dict[str, bool] = Field(default_factory=dict, max_length=16)
+    fill_after: int | None = None
+    fill_level: int | None = None
+
+
+class Tables:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.repo = TablesRepo(hub.engine)
+        self.feed = LobbyFeed(self.repo, hub.settings.lobby_poll)
+        self._sweeper: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self.feed.start()
+        self._sweeper = asyncio.create_task(self._sweep(), name="tables-sweeper")
+
+    async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        await self.feed.stop()
+
+    # -- seats ------------------------------------------------------------------------
+    async def take(self, match_id: str, seat: int | None,
+                   player: str | None) -> dict[str, Any]:
+        """A free seat of a public table for the caller; returns its seat token."""
+        if len(match_id) > 32:
+            raise Refusal("not_found", "there is no such public table", 404)
+        from spillebord.server.hub import new_token  # the hub imports this module
+
+        token = new_token()
+        taken = await asyncio.to_thread(self.repo.take_seat, match_id, seat,
+                                        token_hash(token), player, now())
+        session = self.hub.sessions.get(match_id)
+        if session is not None:
+            session.seats[taken].token_hash = token_hash(token)
+            session.seats[taken].player_id = player
+            session.announce_change()
+        self.feed.kick()
+        return {"match_id": match_id, "seat": taken, "token": token,
+                "play_url": f"/play/{match_id}#token={token}"}
+
+    async def quick(self, req: QuickMatch, player: str | None) -> dict[str, Any]:
+        """Sit down at the oldest public table that fits, or open one."""
+        from spillebord.server.lobby import CreateMatch, SeatSpec, create_match
+
+        game = self.hub.game_or_refuse(req.game)
+        if game.is_solitaire or req.seats not in game.seat_counts:
+            raise Refusal("bad_seats", f"{game.key} is played at "
+                                       f"{', '.join(map(str, game.seat_counts))} seats")
+        try:
+            flags = game.check_flags(req.flags)
+        except ValueError as exc:
+            raise Refusal("bad_flags", str(exc)) from None
+        for match_id in await asyncio.to_thread(self.repo.find_open, game.key, req.seats,
+                                                flags):
+            try:
+                return {**await self.take(match_id, None, player), "opened": False}
+            except Refusal as exc:  # full meanwhile, over, or already mine: the next
+                if exc.code not in ("table_full", "seat_taken", "match_over",
+                                    "already_seated", "not_found"):
+                    raise
+        seats: list[SeatSpec] = ["me"]
+        seats += ["human"] * (req.seats - 1)
+        made = await create_match(self.hub, CreateMatch(
+            game=game.key, flags=flags, seats=seats,
+            public=True, fill_after=req.fill_after, fill_level=req.fill_level), player)
+        return {"match_id": made["match_id"], "seat": made["seat"], "token": made["token"],
+                "play_url": made["play_url"], "opened": True}
+
+    # -- bots filling open seats -------------------------------------------------------
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP)
+            try:
+                for match_id, game, level in await asyncio.to_thread(self.repo.due_fills,
+                                                                     now()):
+                    await self.fill(match_id, game, level)
+            except Exception:
+                log.warning("filling open seats with bots failed", exc_info=True)
+
+    async def fill(self, match_id: str, game: str, level: int) -> list[int]:
+        from spillebord.server.lobby import level_bot
+
+        bot = level_bot(game, level)
+        options = {"level": level}
+        seats = await asyncio.to_thread(self.repo.fill, match_id, bot, options, now())
+        if not seats:
+            return seats
+        session = await self.hub.get(match_id)
+        for seat in seats:
+            row = session.seats[seat]
+            row.kind, row.bot, row.level = "bot", bot, options
+        if session.running and match_id not in self.hub.drivers:
+            self.hub.drivers[match_id] = BotDriver(self.hub, session)
+        session.announce_change()
+        self.feed.kick()
+        log.info("match %s: bots at level %d took seats %s", match_id, level, seats)
+        return seats
