@@ -139,7 +139,7 @@ export const changePassword = (oldPassword, newPassword) =>
 /** @param {string} matchId @param {number | null} seat @returns {Promise<import("./protocol").SeatTaken>} */
 export const takeSeat = (matchId, seat) =>
   request("POST", `/api/lobby/${encodeURIComponent(matchId)}/take`, { seat });
-/** @param {import("./protocol").QuickMatchRequest} spec @returns {Promise<import("./protocol").SeatTaken>} */
+/** @param {import("./protocol").QuickMatchRequest} spec @returns {Promise<import("./protocol").QuickSeat>} */
 export const quickMatch = (spec) => request("POST", "/api/quick", spec);
 
 // After signing in, this browser plays as the account's player id; after signing out

@@ -80,7 +80,18 @@ export interface Me {
   account: boolean;
 }
 
-/** @wire GET /api/lobby, /ws/lobby `lobby` and `table` messages */
+/** @wire GET /api/lobby, WebSocket /ws/lobby */
+export interface LobbyList {
+  tables: LobbyTable[];
+}
+
+/** @wire WebSocket /ws/lobby */
+export interface LobbyMessage {
+  t: "lobby" | "table" | "gone";
+  d: LobbyList | LobbyTable | { match_id: string };
+}
+
+/** @wire GET /api/lobby */
 export interface LobbyTable {
   match_id: string;
   game: string;
@@ -102,13 +113,18 @@ export interface LobbySeat {
   name: string | null;
 }
 
-/** @wire POST /api/lobby/{id}/take, POST /api/quick */
+/** @wire POST /api/lobby/{match_id}/take */
 export interface SeatTaken {
   match_id: string;
   seat: number;
   token: string;
   play_url: string;
-  opened?: boolean;
+}
+
+/** @wire POST /api/quick */
+export interface QuickSeat extends SeatTaken {
+  /** whether a new table was opened */
+  opened: boolean;
 }
 
 /** @wire POST /api/quick */
@@ -138,6 +154,11 @@ export interface CreateMatchRequest {
   deal?: number | "random" | "winnable";
   takeover_seconds?: number | null;
   player?: string;
+  /** listed in the lobby (open tables) */
+  public?: boolean;
+  /** seconds until bots take the open seats; null = never */
+  fill_after?: number | null;
+  fill_level?: number | null;
 }
 
 /** @wire POST /api/matches */
