@@ -1,4 +1,3 @@
-// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // Kugler og Jokere renderer: the SVG board (kugler_board.js), your hand, teams and hand
 // sizes, the last moves.  A move is picked in steps that only ever narrow the server's
 // legal list: a card, then a marble (the "from" of a step), then a destination (its
@@ -8,8 +7,16 @@
 
 import { cardEl } from "../cards.js";
 import { cardName, t } from "../i18n.js";
-import { Geometry, drawBoard, seatColour, svgEl, teamOf } from "./kugler_board.js";
+import { Geometry, drawBoard, seatColour, svgEl } from "./kugler_board.js";
 
+/** @typedef {import("./views").KuglerView} View */
+/** @typedef {{ seat: number, loc: string, slot: number, preview: boolean }} Marble */
+
+/**
+ * @param {HTMLElement} root
+ * @param {import("../board").RendererCtx} ctx
+ * @returns {import("../board").Renderer<View>}
+ */
 export function createRenderer(root, ctx) {
   root.classList.add("kugler");
   root.innerHTML = "";
@@ -25,13 +32,18 @@ export function createRenderer(root, ctx) {
   const actions = document.createElement("div");
   actions.className = "kg-actions";
   root.append(info, svg, step, hand, actions);
-  let state = null;
+  /** @type {import("../board").RenderState<View>} the latest state: update() sets it before anything is drawn */
+  let state = /** @type {any} */ (null);
+  /** @type {Geometry | null} */
   let geo = null;
-  let card = null; // chosen card code
-  let steps = []; // chosen steps of a split 7 so far ("from-to")
-  let from = null; // chosen marble location for the next step
+  /** @type {string | null} chosen card code */
+  let card = null;
+  /** @type {string[]} chosen steps of a split 7 so far ("from-to") */
+  let steps = [];
+  /** @type {string | null} chosen marble location for the next step */
+  let from = null;
 
-  const parse = (a) => a.split(" ");
+  const parse = (/** @type {string} */ a) => a.split(" ");
   function cardActions() {
     return state.legal.filter((a) => !a.startsWith("discard ") && parse(a)[0] === card);
   }
@@ -51,12 +63,14 @@ export function createRenderer(root, ctx) {
     from = null;
   }
 
+  /** @param {string} a */
   function describeAction(a) {
     if (a.startsWith("discard ")) return t("kugler.discard", { card: cardName(a.slice(8)) });
     const [c, ...s] = parse(a);
     return `${cardName(c)}: ${s.map((x) => x.replace("-", " → ")).join(", ")}`;
   }
 
+  /** @param {string} placeName */
   function place(placeName) {
     const [f, to] = [from, placeName];
     const stepText = `${f}-${to}`;
@@ -75,6 +89,7 @@ export function createRenderer(root, ctx) {
 
   function marbleLocations() {
     // Where each marble stands, with the preview of chosen split steps applied.
+    /** @type {Marble[]} */
     const locs = [];
     const v = state.view;
     for (let s = 0; s < v.seats; s++) {
@@ -89,13 +104,15 @@ export function createRenderer(root, ctx) {
     return locs;
   }
 
-  function drawMarbles() {
+  /** @param {Geometry} geom */
+  function drawMarbles(geom) {
     const layer = svg.querySelector(".kg-marbles");
     const overlay = svg.querySelector(".kg-overlay");
+    if (!layer || !overlay) return;
     layer.innerHTML = "";
     overlay.innerHTML = "";
     const v = state.view;
-    for (const el of svg.querySelectorAll(".kg-field.target")) {
+    for (const el of /** @type {NodeListOf<SVGElement>} */ (svg.querySelectorAll(".kg-field.target"))) {
       el.classList.remove("target");
       el.removeAttribute("tabindex");
       el.removeAttribute("role");
@@ -107,16 +124,16 @@ export function createRenderer(root, ctx) {
       for (const s of parse(m.action).slice(1)) {
         const [a, b] = s.split("-");
         if (!a || !b) continue;
-        const p = geo.point(a);
-        const q = geo.point(b);
+        const p = geom.point(a);
+        const q = geom.point(b);
         overlay.append(svgEl("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: "kg-last", opacity: (i + 1) / arr.length }));
       }
     });
     const pickFrom = card ? new Set(nextSteps().map((s) => s.split("-")[0])) : new Set();
     const seenStart = new Set();
     for (const m of marbleLocations()) {
-      const p = geo.point(m.loc, m.slot);
-      const c = svgEl("circle", { cx: p.x, cy: p.y, r: geo.fieldR * 0.85, fill: seatColour(m.seat, v.seats), class: "kg-marble", "data-loc": m.loc, "data-seat": m.seat });
+      const p = geom.point(m.loc, m.slot);
+      const c = svgEl("circle", { cx: p.x, cy: p.y, r: geom.fieldR * 0.85, fill: seatColour(m.seat, v.seats), class: "kg-marble", "data-loc": m.loc, "data-seat": m.seat });
       if (m.preview) c.classList.add("preview");
       const startKey = m.loc[0] === "s" ? m.loc : null;
       const first = !startKey || !seenStart.has(startKey);
@@ -143,8 +160,8 @@ export function createRenderer(root, ctx) {
         const [a, b] = s.split("-");
         const m = b && layer.querySelector(`[data-loc="${b}"]`);
         if (!m || !a) continue;
-        const p = geo.point(a);
-        const q = geo.point(b);
+        const p = geom.point(a);
+        const q = geom.point(b);
         m.animate([{ transform: `translate(${p.x - q.x}px, ${p.y - q.y}px)` }, { transform: "none" }],
           { duration: 260, easing: "ease-out" });
       }
@@ -152,9 +169,12 @@ export function createRenderer(root, ctx) {
     if (from) {
       const tos = nextSteps().filter((s) => s.split("-")[0] === from).map((s) => s.split("-")[1]);
       for (const to of new Set(tos)) {
-        let el = svg.querySelector(`[data-place="${to}"]`);
+        /** @type {SVGElement | null} */
         const onMarble = layer.querySelector(`[data-loc="${to}"]`);
-        if (onMarble) el = onMarble; // a joker's target is a marble
+        // a joker's target is a marble
+        /** @type {SVGElement | null} */
+        const el = onMarble || svg.querySelector(`[data-place="${to}"]`);
+        if (!el) continue;
         el.classList.add("target");
         makeButton(el, t("kugler.to_place", { place: to }), () => place(to));
         if (onMarble) onMarble.classList.add("pickable");
@@ -162,6 +182,7 @@ export function createRenderer(root, ctx) {
     }
   }
 
+  /** @param {SVGElement} el @param {string} label @param {() => void} fn */
   function makeButton(el, label, fn) {
     el.setAttribute("role", "button");
     el.setAttribute("tabindex", "0");
@@ -273,18 +294,19 @@ export function createRenderer(root, ctx) {
     const bottom = state.seat ?? 0;
     if (!geo || geo.n !== v.seats || geo.bottom !== bottom) {
       geo = new Geometry(v.seats, bottom);
+      /** @type {string[]} */
       const labels = [];
       for (let s = 0; s < v.seats; s++) labels.push(ctx.seatName(s));
       drawBoard(svg, geo, labels);
     }
-    for (const lab of svg.querySelectorAll(".kg-label")) {
+    for (const lab of /** @type {NodeListOf<SVGElement>} */ (svg.querySelectorAll(".kg-label"))) {
       const s = Number(lab.dataset.seat);
       const name = (ctx.seatShort || ctx.seatName)(s);
       lab.textContent = `${name} (${v.hand_sizes[String(s)]})${s === v.to_move ? " ◀" : ""}`;
       lab.setAttribute("fill", s === v.to_move ? "#f2c94c" : "#fff");
     }
     drawInfo();
-    drawMarbles();
+    drawMarbles(geo);
     drawHand();
     drawActions();
   }
@@ -296,7 +318,6 @@ export function createRenderer(root, ctx) {
       if (!keep) reset();
       draw();
     },
-    team: (s) => teamOf(s, state.view.seats),
     describe: (a) => (a === "resign" ? t("act.resign") : describeAction(a)),
     destroy() {
       root.innerHTML = "";

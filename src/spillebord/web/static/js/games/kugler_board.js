@@ -1,4 +1,3 @@
-// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // Kugler og Jokere board drawing: the rule book's geometry (ruling 2) as SVG for 4, 6 and
 // 8 seats — a circular track of 18 fields per seat numbered in the direction of play,
 // each seat's start field t(18p), home entry t(18p − 5) with its 5 home fields running
@@ -12,21 +11,32 @@ const R = 380;
 export const TEAM_COLOURS = ["#d94b3d", "#2f6fd6", "#e0a100", "#7b3fc4"];
 export const TEAM_LIGHT = ["#f08a7e", "#7fa9ef", "#f3cf6a", "#b48be0"];
 
+/** @typedef {{ x: number, y: number }} Point */
+
+/**
+ * An SVG element with attributes.
+ * @param {string} tag
+ * @param {{ [name: string]: string | number }} [attrs]
+ * @returns {SVGElement}
+ */
 export function svgEl(tag, attrs = {}) {
   const el = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
   return el;
 }
 
+/** @param {number} seat @param {number} n seats */
 export function teamOf(seat, n) {
   return seat % (n / 2);
 }
+/** @param {number} seat @param {number} n seats */
 export function seatColour(seat, n) {
   const team = teamOf(seat, n);
   return seat < n / 2 ? TEAM_COLOURS[team] : TEAM_LIGHT[team];
 }
 
 export class Geometry {
+  /** @param {number} n seats @param {number | null} [bottomSeat] the viewer's seat */
   constructor(n, bottomSeat) {
     this.n = n;
     this.track = 18 * n;
@@ -35,38 +45,46 @@ export class Geometry {
     this.fieldR = Math.min(16, this.spacing * 0.38);
   }
 
+  /** @param {number} i track field */
   angle(i) {
     return Math.PI / 2 + (2 * Math.PI * (i - 18 * this.bottom)) / this.track;
   }
 
+  /** @param {number} angle @param {number} radius @returns {Point} */
   at(angle, radius) {
     return { x: C + radius * Math.cos(angle), y: C + radius * Math.sin(angle) };
   }
 
+  /** @param {number} i */
   trackPoint(i) {
     return this.at(this.angle(i), R);
   }
 
+  /** @param {number} p seat @returns {number} the track field of its home entry */
   entry(p) {
     return (((18 * p - 5) % this.track) + this.track) % this.track;
   }
 
+  /** @param {number} p seat @param {number} k home field 1–5 */
   homePoint(p, k) {
     const step = Math.max(this.spacing * 1.05, 2.4 * this.fieldR);
     return this.at(this.angle(this.entry(p)), R - k * step);
   }
 
+  /** @param {number} p seat @param {number} k slot 0–4 */
   startSlot(p, k) {
     const rOut = R + 2.8 * this.fieldR + 10;
     return this.at(this.angle(18 * p) + ((k + 1) * 2.5 * this.fieldR) / rOut, rOut);
   }
 
+  /** @param {number} p seat */
   labelPoint(p) {
     // Midway between two home rows (entries at 18p − 5 and 18p + 13), inside the track.
     return this.at(this.angle(18 * p + 4), R - (this.n > 6 ? 80 : 110));
   }
 
   // The point of a place name (t12, h0.3, s2; a start area gives its k-th slot).
+  /** @param {string} place @param {number} [k] @returns {Point} */
   point(place, k = 0) {
     if (place[0] === "t") return this.trackPoint(Number(place.slice(1)));
     if (place[0] === "h") {
@@ -78,6 +96,7 @@ export class Geometry {
 }
 
 // The static board: fields (data-place), home rows, start areas and seat labels.
+/** @param {SVGElement} svg @param {Geometry} geo @param {string[]} labels the seats' names */
 export function drawBoard(svg, geo, labels) {
   svg.innerHTML = "";
   svg.setAttribute("viewBox", `0 0 ${SIZE} ${SIZE}`);
