@@ -107,7 +107,9 @@ for (const fx of all) {
       writeFileSync(file, text);
       if (!UPDATE) assert.fail(`${file} was missing: written now, check it and commit it`);
     }
-    assert.equal(text, readFileSync(file, "utf8"));
+    assert.equal(text, readFileSync(file, "utf8"),
+      `${fx.name}: the board reads differently. If the change is meant, run ` +
+      "UPDATE_GOLDEN=1 node --test tests/js/renderers.test.js and commit tests/js/golden/ (check the diff)");
   });
 
   test(`${fx.name}: no catalogue key, no raw key on the board`, async () => {
