@@ -16,7 +16,10 @@ and Debian's /usr/bin/chromium through Playwright, then for each game:
    WebSocket message's arrival to the next painted frame (median and 95th percentile),
    while a scripted player plays legal actions through the page's own session.
 
-Targets (issue 8): first load ≤ 150 KB, interactive ≤ 0.5 s, a move drawn ≤ 50 ms.
+Also the start page and the statistics page (a browser whose player has finished a game
+of each solitaire): first load and navigation start → the page's `data-ready` mark.
+
+Targets (issues 8 and 14): first load ≤ 150 KB, interactive ≤ 0.5 s, a move drawn ≤ 50 ms.
 """
 
 from __future__ import annotations
@@ -97,6 +100,71 @@ def load(browser: Any, url: str, game: str) -> tuple[Any, Any, float, float]:
     return context, page, sum(sizes.values()), tti
 
 
+READY = """new MutationObserver((_, obs) => {
+  if (document.body && document.body.dataset.ready === "1") {
+    window.__readyAt = performance.now();
+    obs.disconnect();
+  }
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-ready"]});"""
+
+
+def measure_page(browser: Any, url: str, path: str, player: str) -> dict[str, Any]:
+    """A page that marks itself ready (body[data-ready]): first load and time to ready,
+    median and best of five fresh visits after a warm-up visit."""
+    times = []
+    first_load = 0.0
+    for i in range(6):
+        context = browser.new_context(viewport={"width": 1200, "height": 900})
+        context.add_init_script(f"localStorage.setItem('spillebord.player', '{player}');"
+                                + READY)
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        sizes: dict[str, float] = {}
+        cdp.on("Network.loadingFinished",
+               lambda e, sizes=sizes: sizes.__setitem__(e["requestId"], e["encodedDataLength"]))
+        page.goto(url + path)
+        page.wait_for_function("() => window.__readyAt")
+        page.wait_for_load_state("networkidle")
+        if i:
+            times.append(float(page.evaluate("() => window.__readyAt")))
+        first_load = sum(sizes.values())
+        context.close()
+    return {"page": path, "first_load_kb": first_load / 1024,
+            "ready_ms": statistics.median(times), "ready_best_ms": min(times)}
+
+
+def finished_player(url: str) -> str:
+    """A player with a resigned game of each solitaire (the statistics have rows)."""
+    player: str = post(url + "/api/players", {})["player_id"]
+    import asyncio
+
+    import websockets
+
+    async def resign(game: str) -> None:
+        made = post(url + "/api/matches", {"game": game, "seats": ["me"], "player": player})
+        ws_url = url.replace("http", "ws") + f"/ws/{made['match_id']}"
+        async with websockets.connect(ws_url, origin=url) as ws:
+            await ws.send(json.dumps({"t": "hello", "v": 0, "d": {"token": made["token"]}}))
+            version = 0
+            while True:
+                msg = json.loads(await ws.recv())
+                if msg["t"] == "state":
+                    version = msg["v"]
+                    if msg["d"]["seat"] == 0:
+                        break
+            await ws.send(json.dumps({"t": "act", "v": version, "d": {"action": "resign"}}))
+            while True:
+                msg = json.loads(await ws.recv())
+                if msg["t"] == "state" and msg["d"]["outcome"]:
+                    return
+
+    for game in ("studenter", "posthus"):
+        asyncio.run(resign(game))
+    return player
+
+
 def measure_game(browser: Any, url: str, game: str, moves: int) -> dict[str, Any]:
     # The first visit warms the server (imports, first deal); then five more visits.
     ttis = []
@@ -143,6 +211,15 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def pages_table(rows: list[dict[str, Any]]) -> str:
+    lines = ["| page | first load (KB) | ready, median (ms) | best (ms) |",
+             "|---|---:|---:|---:|"]
+    for r in rows:
+        lines.append(f"| `{r['page']}` | {r['first_load_kb']:.1f} | {r['ready_ms']:.0f} | "
+                     f"{r['ready_best_ms']:.0f} |")
+    return "\n".join(lines)
+
+
 def write_doc(text: str) -> None:
     path = ROOT / "docs" / "benchmarks" / "web.md"
     today = dt.date.today().isoformat()
@@ -164,7 +241,10 @@ def write_doc(text: str) -> None:
         "is the shared machine: the HTML and module fetches and the WebSocket handshake "
         "wait for the Python server's turn on the cores.\n"
         "- *move drawn*: arrival of a `state` WebSocket message → the next painted frame, "
-        "over the states of the scripted game (legal actions sent by the page's session).\n",
+        "over the states of the scripted game (legal actions sent by the page's session).\n"
+        "- *pages*: the start page and the statistics page for a player with two finished "
+        "games; *ready* is navigation start → the page's `data-ready` mark (games listed, "
+        "statistics drawn).\n",
         encoding="utf-8")
 
 
@@ -180,15 +260,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = start_server(Path(tmp))
         try:
+            player = finished_player(url)  # before Playwright's loop takes the thread
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 rows = [measure_game(browser, url, g, args.moves) for g in games.keys()  # noqa: SIM118
                         if g in SEATS]
+                page_rows = [measure_page(browser, url, path, player)
+                             for path in ("/", "/stats")]
                 browser.close()
         finally:
             proc.terminate()
             proc.wait(10)
-    text = table(rows)
+    text = table(rows) + "\n\n" + pages_table(page_rows)
     print(text)
     if args.write:
         write_doc(text)

@@ -78,6 +78,11 @@ def test_clock_best_result_and_same_deal(contexts: Any, server: str) -> None:
     page.wait_for_timeout(1100)
     assert clock.inner_text() == frozen, "the clock stops when the game is over"
     shot(page, "posthus-best")
+    page.goto(server + f"/replay/{first}")
+    page.wait_for_selector("body[data-ready='1']")
+    assert re.search(r"Spilletid \d:\d\d\.", page.locator("#summary").inner_text())
+    page.go_back()
+    wait_ready(page)
     page.click("#restart")
     page.wait_for_url(re.compile(r"/play/(?!" + first + r")"))
     wait_ready(page)

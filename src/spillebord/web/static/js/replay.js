@@ -7,6 +7,7 @@
 // without it the page shows the record as text.  A deal or a record is shared as a link.
 
 import { getMatch, getRecord, loadToken } from "./api.js";
+import { formatTime } from "./extras.js";
 import { cardName, currentLang, t } from "./i18n.js";
 import { seatNamer } from "./panel.js";
 import { el, errorText, initPage, showMessage } from "./ui.js";
@@ -79,6 +80,8 @@ async function main() {
   const name = info ? info.name[currentLang()] || info.name.da : rec.game;
   $("game-title").textContent = t("replay.title_game", { game: name });
   $("summary").textContent = t("replay.summary", { deal: rec.deal, seats: rec.seats, n: rec.actions.length });
+  // A solitaire's time played (the move count above is the replay's own steps).
+  if (record.clock) $("summary").textContent += ` ${t("clock.played", { time: formatTime(record.clock.seconds) })}`;
   const fallback = { seats: Array.from({ length: rec.seats }, (_, i) => ({ seat: i, kind: "human" })) };
   const match = await getMatch(matchId).catch(() => fallback);
   const seatName = seatNamer(match, null);
