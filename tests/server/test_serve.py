@@ -121,3 +121,26 @@ async def test_bots_in_threads(tmp_path: Path) -> None:
         await watcher.close()
     finally:
         live.stop()
+
+
+async def test_serve_answers_big_frames_with_too_large(tmp_path: Path) -> None:
+    """Issue 16: ``serve`` cut frames over 64 KiB off with close code 1009 and no
+    message; every frame up to 1 MiB is now answered ``too_large`` on an open socket."""
+    port = free_port()
+    proc = start_serve(port, tmp_path / "frames.db")
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            made = (await http.post("/api/matches", json={"game": "posthus"})).json()
+        c = await Client.open(f"ws://127.0.0.1:{port}", made["match_id"], made["token"])
+        await c.expect("welcome")
+        await c.expect("state")
+        for size in (5_000, 70_000, 500_000, 1_000_000):
+            await c.conn.send('{"t":"ping","v":0,"d":{"x":"' + "a" * size + '"}}')
+            reply = await c.recv()
+            assert reply["t"] == "error" and reply["d"]["code"] == "too_large", size
+        await c.send("ping", n=1)
+        assert (await c.recv())["t"] == "pong"
+        await c.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)
