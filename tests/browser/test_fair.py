@@ -83,5 +83,18 @@ def test_the_invite_page_says_deals_are_sealed(contexts: Any, server: str) -> No
     page = watched.new_page()
     page.goto(f"{server}/join/not-a-real-code")
     page.locator("#after").wait_for()
-    assert "forsegler blandingen" in page.locator(".fair-note").inner_text()
+    assert "forsegler blandingen" in page.locator(".fair-note").first.inner_text()
     shot(page, "fair-invite-da-1366", publish=False)
+
+
+def test_the_invite_page_shows_the_seal_before_taking_the_seat(contexts: Any,
+                                                               server: str) -> None:
+    need_game("gammel_jomfru")
+    made = api(server, "/api/matches", {"game": "gammel_jomfru", "seats": ["me", "human"]})
+    page = contexts(viewport=SIZES["390"]).new_page()
+    page.add_init_script("localStorage.setItem('spillebord.lang', 'en');")
+    page.route("**/api/invites/*/claim", lambda route: None)  # hold the claim: look first
+    page.goto(f"{server}{made['invites'][0]['url']}")
+    page.locator("#seal code").wait_for()
+    assert page.locator("#seal").inner_text().endswith(made["commitment"])
+    shot(page, "fair-invite-en-390")

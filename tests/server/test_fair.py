@@ -43,9 +43,16 @@ async def test_the_creator_learns_nothing_about_invited_cards(server: LiveServer
     creator = await Client.open(server.ws, mid, made["token"])
     welcome = await creator.recv()
     await creator.recv()  # the first state
+    code = made["invites"][0]["code"]
     async with httpx.AsyncClient(base_url=server.http) as http:
         info = (await http.get(f"/api/matches/{mid}")).json()
-        claimed = (await http.post(f"/api/invites/{made['invites'][0]['code']}/claim")).json()
+        # The invite page shows the seal before the seat is taken (looking claims nothing).
+        invite = (await http.get(f"/api/invites/{code}")).json()
+        assert invite == {"match_id": mid, "game": "kugler", "seat": 1, "used": False,
+                          "status": "running", "commitment": sealed}
+        claimed = (await http.post(f"/api/invites/{code}/claim")).json()
+        assert (await http.get(f"/api/invites/{code}")).json()["used"] is True
+        assert (await http.get("/api/invites/no-such-code")).status_code == 404
     assert claimed["commitment"] == sealed
     for match in (info, welcome["d"]["match"]):
         assert match["deal"] is None

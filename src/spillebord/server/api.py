@@ -16,7 +16,7 @@ from spillebord.server import compute
 from spillebord.server.errors import Refusal
 from spillebord.server.hub import Hub
 from spillebord.server.lobby import CreateMatch, check_player, create_match
-from spillebord.server.sessions import Session
+from spillebord.server.sessions import Session, token_hash
 from spillebord.server.stats import best_on_deal, player_stats
 
 router = APIRouter(prefix="/api")
@@ -68,6 +68,25 @@ async def match_info(request: Request, match_id: str) -> dict[str, Any]:
     session = await hub.get(match_id)
     info = session.public_info()
     hub.release(session)  # a finished game nobody watches is not kept in memory
+    return info
+
+
+@router.get("/invites/{code}")
+async def invite_info(request: Request, code: str) -> dict[str, Any]:
+    """What an invite opens, without claiming it: the game, the seat, whether it is still
+    free, and the deal's commitment (shown on the invite page before the seat is taken)."""
+    hub = hub_of(request)
+    found = None if len(code) > 64 else await asyncio.to_thread(
+        hub.repo.invite_info, token_hash(code))
+    if found is None:
+        raise Refusal("bad_invite", "this invite link does not exist", 404)
+    match_id, seat, used = found
+    session = await hub.get(match_id)
+    fair = session.fair_info()
+    info = {"match_id": match_id, "game": session.row.game, "seat": seat, "used": used,
+            "status": session.row.status,
+            "commitment": fair["commitment"] if fair else None}
+    hub.release(session)
     return info
 
 

@@ -134,6 +134,12 @@ class Repository:
             return [self._load(conn, r) for r in rows]
 
     # -- invites -------------------------------------------------------------------
+    def invite_info(self, code_hash: str) -> tuple[str, int, bool] | None:
+        """The invite's match id, seat and whether it was used; None if unknown."""
+        with self.engine.connect() as conn:
+            inv = conn.execute(select(invites).where(invites.c.code_hash == code_hash)).first()
+        return None if inv is None else (str(inv.match_id), int(inv.seat), inv.used is not None)
+
     def claim_invite(self, code_hash: str, token_hash: str,
                      player_id: str | None) -> tuple[str, int]:
         """Mark the invite used and give its seat the token; atomic (a conditional

@@ -77,6 +77,8 @@ export const getGames = () => request("GET", "/api/games");
 export const getMatch = (id) => request("GET", `/api/matches/${encodeURIComponent(id)}`);
 /** @param {CreateMatchRequest} spec @returns {Promise<import("./protocol").CreateMatchResponse>} */
 export const createMatch = (spec) => request("POST", "/api/matches", spec);
+/** @param {string} code @returns {Promise<import("./protocol").InviteInfo>} */
+export const getInvite = (code) => request("GET", `/api/invites/${encodeURIComponent(code)}`);
 /** @param {string} code @returns {Promise<import("./protocol").ClaimResponse>} */
 export const claimInvite = (code) =>
   request("POST", `/api/invites/${encodeURIComponent(code)}/claim`, {});

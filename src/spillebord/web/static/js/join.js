@@ -1,9 +1,9 @@
 // @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
-// The invite page (/join/{code}): claims the seat through the API, keeps the token and
-// goes to the game.  A broken, used or expired invite explains itself in the catalogue's
+// The invite page (/join/{code}): shows the deal's seal (the commitment, before the seat
+// is taken), claims the seat through the API, keeps the token and goes to the game.  A broken, used or expired invite explains itself in the catalogue's
 // words (error.bad_invite, error.invite_used, error.match_over) with the server's reason.
 
-import { claimInvite, ensurePlayer, rememberMatch, saveToken } from "./api.js";
+import { claimInvite, ensurePlayer, getInvite, rememberMatch, saveToken } from "./api.js";
 import { t } from "./i18n.js";
 import { errorText, initPage, showMessage } from "./ui.js";
 
@@ -13,6 +13,12 @@ async function main() {
   const status = document.getElementById("status");
   try {
     await ensurePlayer();
+    const invite = await getInvite(code);
+    if (invite.commitment) {
+      const seal = document.getElementById("seal");
+      seal.querySelector("code").textContent = invite.commitment;
+      seal.hidden = false;
+    }
     const res = await claimInvite(code);
     saveToken(res.match_id, res.token);
     rememberMatch({ match_id: res.match_id, game: null });

@@ -238,6 +238,16 @@ export interface OutcomeExtra {
   marbles_home?: { [team: string]: number };
 }
 
+/** @wire GET /api/invites/{code} */
+export interface InviteInfo {
+  match_id: string;
+  game: string;
+  seat: number;
+  used: boolean;
+  status: MatchStatus;
+  commitment: string | null;
+}
+
 /** @wire POST /api/invites/{code}/claim */
 export interface ClaimRequest {
   player?: string;
