@@ -1,3 +1,4 @@
-"""Spillebord: four Danish card games with one protocol, solvers, bots and a web server."""
+"""Spillebord: Danish card games with one protocol, solvers, bots and a web server (the
+games are the ones registered in ``spillebord.games``; docs/adding-a-game.md adds one)."""
 
 __version__ = "0.1.0"

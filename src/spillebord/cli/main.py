@@ -19,7 +19,8 @@ from spillebord import games
 from spillebord.core.protocol import Game, State
 
 app = typer.Typer(
-    help="Spillebord: four Danish card games — play, solve, simulate.",
+    help=f"Spillebord: Danish card games ({', '.join(games.keys())}) — play, solve, "
+         "simulate.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

@@ -12,6 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from spillebord import games
 from spillebord.server import api, apidocs, pages
 from spillebord.server.errors import Refusal
 from spillebord.server.guards import Guards
@@ -38,7 +39,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     docs = settings.api_docs
     app = FastAPI(title="Spillebord", lifespan=lifespan,
-                  description="Four Danish card games. WebSocket protocol: docs/protocol.md",
+                  description=f"Danish card games ({', '.join(games.keys())}). "
+                              "WebSocket protocol: docs/protocol.md",
                   docs_url=None, redoc_url=None,
                   openapi_url="/openapi.json" if docs else None)
     if docs:

@@ -1,6 +1,6 @@
 // @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
-// The start page: the four games with a line each and how many play; a solitaire starts
-// with a new deal, a chosen deal number or a winnable deal; a table game opens a room with
+// The start page: the registered games (GET /api/games) with a line each and how many
+// play; a solitaire starts with a new deal, a chosen deal number or a winnable deal; a table game opens a room with
 // seats for me, friends (invite links) and bots (a level of the game, or a named bot).  A shared link
 // (/?game=posthus&deal=7) preselects that deal.  Statistics and history: stats.js.
 
