@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from spillebord import games
-from spillebord.core.protocol import Game, State, replay
+from spillebord.core.protocol import Action, Game, State, replay
 from spillebord.core.record import GameRecord
 from spillebord.server import fairness, wire
 from spillebord.server.clock import Clock, play_clock
@@ -69,7 +69,7 @@ class Session:
         # line (not every state: a long game would fill the heap and slow the garbage
         # collector for every game); undo replays at most CHECKPOINT - 1 actions.
         self.checkpoints: dict[int, State] = {0: start}
-        self._legal_cache: tuple[int, list[str], dict[str, Any]] | None = None
+        self._legal_cache: tuple[int, list[str], dict[str, Action]] | None = None
         self._render: dict[int | None, tuple[int, str]] = {}
         # Move facts (Game.describe) of the events, by seq, and of the legal actions.
         self.facts: dict[int, dict[str, Any]] = {}
@@ -98,7 +98,7 @@ class Session:
         return GameRecord(self.row.game, self.row.seats, self.row.deal, dict(self.row.flags),
                           tuple(self.applied))
 
-    def legal(self) -> tuple[list[str], dict[str, Any]]:
+    def legal(self) -> tuple[list[str], dict[str, Action]]:
         cache = self._legal_cache
         if cache is None or cache[0] != self.version:
             actions = self.state.legal_actions()
