@@ -340,6 +340,8 @@ export interface TimelinePoint {
 export interface BotResults {
   game: string;
   bot: string;
+  /** the game's level the bot played; null for a bot chosen by name */
+  level: number | null;
   games: number;
   player_wins: number;
   bot_wins: number;

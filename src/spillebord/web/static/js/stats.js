@@ -1,4 +1,3 @@
-// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // The player's statistics (server/stats.py computes them): on the start page a summary
 // and charts — games and wins over time, win rate per game, bonus points, results
 // against each bot; on the statistics page (/stats) also one accessible table per game
@@ -17,15 +16,24 @@ const GREEN = "#1f8a4c";
 const GOLD = "#e0a100";
 const RED = "#d94b3d";
 
+/** @typedef {import("./protocol").GameInfo} GameInfo */
+/** @typedef {import("./protocol").GameTotals} GameTotals */
+
+/** @param {number} v */
 function percent(v) {
   return `${Math.round(v)} %`;
 }
 
+/** @param {string | null} iso */
 function day(iso) {
   return iso ? new Date(iso).toLocaleDateString(currentLang() === "da" ? "da-DK" : "en-GB") : "–";
 }
 
 // One row per game: the numbers of the charts, readable by a screen reader.
+/**
+ * @param {[string, GameTotals][]} byGame
+ * @param {(key: string) => string} name
+ */
 function gameTable(byGame, name) {
   const cols = ["game", "played", "finished", "wins", "win_rate", "streak_now", "streak_best",
     "best_time", "best_moves", "first", "last"];
@@ -49,6 +57,13 @@ function gameTable(byGame, name) {
 
 // Draws the charts; returns the ids of the player's finished matches (for the history).
 // `full`: the statistics page (the table and every chart).
+/**
+ * @param {HTMLElement} box
+ * @param {string | null} player
+ * @param {GameInfo[]} games
+ * @param {{ full?: boolean }} [opts]
+ * @returns {Promise<Set<string>>}
+ */
 export async function renderStats(box, player, games, { full = false } = {}) {
   box.innerHTML = "";
   if (!player) return new Set();
@@ -60,7 +75,7 @@ export async function renderStats(box, player, games, { full = false } = {}) {
     return new Set();
   }
   const finished = new Set((s.timeline || []).map((e) => e.match_id));
-  const name = (key) => {
+  const name = (/** @type {string} */ key) => {
     const g = games.find((x) => x.key === key);
     return g ? g.name[currentLang()] || g.name.da : key;
   };
@@ -77,7 +92,7 @@ export async function renderStats(box, player, games, { full = false } = {}) {
   const played = byGame.filter(([, v]) => v.finished);
   if (played.length) {
     charts.append(barsChart(t("stats.chart_win_rate"),
-      played.map(([k, v]) => ({ label: name(k), values: [100 * v.win_rate] })),
+      played.map(([k, v]) => ({ label: name(k), values: [100 * (v.win_rate ?? 0)] })),
       [[t("stats.col_win_rate"), GREEN]], { max: 100, format: percent }));
   }
   if (full && played.length) {
@@ -102,6 +117,11 @@ export async function renderStats(box, player, games, { full = false } = {}) {
   return finished;
 }
 
+/**
+ * @param {HTMLElement} box
+ * @param {GameInfo[]} games
+ * @param {Set<string>} finished
+ */
 export function renderHistory(box, games, finished) {
   box.innerHTML = "";
   const list = knownMatches();
@@ -109,13 +129,13 @@ export function renderHistory(box, games, finished) {
     box.append(el("p", { text: t("history.none") }));
     return;
   }
-  const name = (key) => {
+  const name = (/** @type {string | null} */ key) => {
     const g = games.find((x) => x.key === key);
-    return g ? g.name[currentLang()] || g.name.da : key;
+    return g ? g.name[currentLang()] || g.name.da : key ?? "";
   };
   const ul = el("ul", { class: "history" });
   for (const m of list.slice(0, 20)) {
-    const when = new Date(m.time).toLocaleString(currentLang() === "da" ? "da-DK" : "en-GB");
+    const when = new Date(m.time ?? 0).toLocaleString(currentLang() === "da" ? "da-DK" : "en-GB");
     ul.append(el("li", { "data-match": m.match_id },
       `${name(m.game)} — ${when} `,
       el("a", { href: `/play/${m.match_id}`, text: t("history.open") }), " ",
