@@ -2,11 +2,14 @@
 
     python bench/kugler.py --quick                      # a smoke run (seconds)
     python bench/kugler.py --games 400 --workers 2      # the team matches, 400 games each
+    python bench/kugler.py --skip-engine --match L3/greedy --games 400 --workers 2
 
 1. random playouts: actions per second at 4, 6 and 8 seats (legal_actions + apply);
 2. legal-action generation for the worst hand: 5 own marbles on the track, a 7, a
    joker and an 8 in hand (microseconds a call, cold state each call);
-3. team matches at 4 seats: greedy vs random and ismcts vs greedy.  Games come in
+3. team matches at 4 seats (``--match A/B``, bots named by spec: ``L1``–``L3`` the
+   declared levels, ``greedy``, ``ismcts:iterations=300``; by default greedy vs random,
+   level 3 vs greedy, level 2 vs level 1, level 2 vs level 3).  Games come in
    pairs on one deal: in game g the deal is ``seed + g // 2`` and seat s plays
    bots[(s + g) % 2], so partners share a bot and each bot team plays every deal once
    from each seat pair (once starting, once second).  A game stopped by the turn limit
@@ -130,14 +133,27 @@ def legal_time(repeat: int) -> tuple[float, float, int]:
             (time.process_time() - c0) / repeat * 1e6, n)
 
 
-Job = tuple[str, str, dict[str, dict[str, Any]], int, int]
+Job = tuple[str, str, int, int]
+
+
+def load_spec(spec: str) -> bots.Bot:
+    """A bot from a spec: ``L1``–``L3`` (the game's declared level), ``greedy``, or
+    ``ismcts:iterations=300,horizon=12`` (a named bot with options)."""
+    if spec[0] == "L" and spec[1:].isdigit():
+        level = bots.levels("kugler")[int(spec[1:])]
+        return bots.load("kugler", level.bot, **level.options)
+    name, _, rest = spec.partition(":")
+    opts: dict[str, Any] = {}
+    for item in filter(None, rest.split(",")):
+        key, _, value = item.partition("=")
+        opts[key] = float(value) if "." in value else int(value)
+    return bots.load("kugler", name, **opts)
 
 
 def play_one(job: Job) -> dict[str, Any]:
     """One game of a team match; the first bot's decisions timed (CPU and wall)."""
-    a, b, options, seed, g = job
-    loaded = {a: bots.load("kugler", a, **options.get(a, {})),
-              b: bots.load("kugler", b, **options.get(b, {}))}
+    a, b, seed, g = job
+    loaded = {a: load_spec(a), b: load_spec(b)}
     names = [(a, b)[(s + g) % 2] for s in range(4)]
     rng = random.Random(seed * 100_003 + g)
     state: KuglerState = GAME.new(deal=seed + g // 2, seats=4)
@@ -161,14 +177,21 @@ def play_one(job: Job) -> dict[str, Any]:
             "wall_sum": sum(wall), "wall_max": max(wall, default=0.0)}
 
 
-def match(a: str, b: str, games: int, options: dict[str, dict[str, Any]], seed: int = 0,
-          workers: int = 1, log: Path | None = None) -> dict[str, Any]:
+def _warm(_: int) -> None:
+    """Load the compiled kernel in a worker before its first timed decision."""
+    state = GAME.new(deal=0, seats=4)
+    load_spec("ismcts:iterations=2").choose(bots.Observation(state, 0, random.Random(0)))
+
+
+def match(a: str, b: str, games: int, seed: int = 0, workers: int = 1,
+          log: Path | None = None) -> dict[str, Any]:
     """Play ``games`` games; the result figures for ``a``."""
-    jobs: list[Job] = [(a, b, options, seed, g) for g in range(games)]
+    jobs: list[Job] = [(a, b, seed, g) for g in range(games)]
     results: list[dict[str, Any]] = []
     score = 0.0
     t0 = time.perf_counter()
     logf = log.open("a") if log else None
+    _warm(0)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TextColumn("{task.fields[score]}")) as progress:
         task = progress.add_task(f"{a} vs {b}", total=games, score="")
@@ -181,7 +204,7 @@ def match(a: str, b: str, games: int, options: dict[str, dict[str, Any]], seed: 
                 text = f"{a} {score:g}/{done} = {score / done:.3f}"
                 progress.update(task, advance=1, score=text)
                 if logf:
-                    logf.write(json.dumps(r) + "\n")
+                    logf.write(json.dumps({"a": a, "b": b, **r}) + "\n")
                     logf.flush()
     if logf:
         logf.close()
@@ -189,7 +212,7 @@ def match(a: str, b: str, games: int, options: dict[str, dict[str, Any]], seed: 
     wins = sum(r["score"] == 1.0 for r in results)
     halves = sum(r["score"] == 0.5 for r in results)
     lo, hi = wilson(round(score), games)
-    return {"a": a, "b": b, "options": options, "games": games, "wins": wins,
+    return {"a": a, "b": b, "games": games, "wins": wins,
             "halves": halves, "score": score, "rate": score / games, "ci": [lo, hi],
             "seed": seed, "workers": workers,
             "elapsed_s": time.perf_counter() - t0, "decisions": decisions,
@@ -214,12 +237,12 @@ class _Serial:
 
 
 def row(r: dict[str, Any]) -> str:
-    opts = r["options"].get(r["a"]) or "defaults"
-    return (f"| {r['a']} ({opts}) vs {r['b']}, 4 seats | {r['rate']:.3f}: "
+    return (f"| {r['a']} vs {r['b']}, 4 seats | {r['rate']:.3f}: "
             f"{r['score']:g} of {r['games']} games ({r['wins']} won, {r['halves']} "
             f"undecided; 95% CI {r['ci'][0]:.3f}–{r['ci'][1]:.3f}); {r['a']} a decision "
             f"CPU mean {r['cpu_mean'] * 1e3:.1f} ms / max {r['cpu_max'] * 1e3:.0f} ms, wall "
-            f"mean {r['wall_mean'] * 1e3:.1f} ms / max {r['wall_max'] * 1e3:.0f} ms |")
+            f"mean {r['wall_mean'] * 1e3:.1f} ms / max {r['wall_max'] * 1e3:.0f} ms; "
+            f"{r['elapsed_s']:.0f} s wall on {r['workers']} workers |")
 
 
 def engine_table(playouts: int, repeat: int, rounds: int, label: str = "") -> None:
@@ -260,25 +283,23 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="tiny run")
     ap.add_argument("--playouts", type=int, default=20, help="random playouts per size")
-    ap.add_argument("--games", type=int, default=400, help="games of greedy vs random")
-    ap.add_argument("--ismcts-games", type=int, default=None,
-                    help="games of ismcts vs greedy (default: --games)")
-    ap.add_argument("--ismcts", default="", help="ismcts options, e.g. iterations=24")
-    ap.add_argument("--seed", type=int, default=10_000, help="first deal of ismcts games")
+    ap.add_argument("--games", type=int, default=400, help="games a match")
+    ap.add_argument("--match", action="append", metavar="A/B",
+                    help="a team match of bot specs (L1–L3, greedy, random, "
+                         "ismcts:iterations=300); repeatable; default: greedy/random, "
+                         "L3/greedy, L2/L1, L2/L3")
+    ap.add_argument("--seed", type=int, default=10_000, help="first deal of the matches")
     ap.add_argument("--workers", type=int, default=1, help="processes for the matches")
     ap.add_argument("--skip-engine", action="store_true")
     ap.add_argument("--rounds", type=int, default=3, help="rounds of the random playouts")
     ap.add_argument("--before", metavar="REV",
                     help="also measure the engine of git revision REV in the same run")
-    ap.add_argument("--skip-greedy", action="store_true", help="no greedy vs random")
-    ap.add_argument("--skip-ismcts", action="store_true")
     ap.add_argument("--skip-matches", action="store_true", help="engine figures only")
     ap.add_argument("--out", type=Path, help="write the match figures as JSON here")
     ap.add_argument("--log", type=Path, help="append each game's result (JSON lines)")
     args = ap.parse_args()
     playouts = 3 if args.quick else args.playouts
     games = 4 if args.quick else args.games
-    ismcts_games = 2 if args.quick else (args.ismcts_games or args.games)
     print(f"kugler benchmark {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
           f"{os.cpu_count()} cores (shared), Python {sys.version.split()[0]}")
     print("| measure | value |")
@@ -294,16 +315,10 @@ def main() -> None:
     if args.skip_matches:
         return
     figures: list[dict[str, Any]] = []
-    if not args.skip_greedy:
-        figures.append(match("greedy", "random", games, {}, seed=0, workers=args.workers))
-        print(row(figures[-1]), flush=True)
-    if not args.skip_ismcts:
-        opts: dict[str, Any] = {}
-        for item in filter(None, args.ismcts.split(",")):
-            key, _, value = item.partition("=")
-            opts[key] = float(value) if "." in value else int(value)
-        figures.append(match("ismcts", "greedy", ismcts_games, {"ismcts": opts},
-                             seed=args.seed, workers=args.workers, log=args.log))
+    for spec in args.match or ["greedy/random", "L3/greedy", "L2/L1", "L2/L3"]:
+        a, b = spec.split("/")
+        figures.append(match(a, b, games, seed=args.seed, workers=args.workers,
+                             log=args.log))
         print(row(figures[-1]), flush=True)
     if args.out:
         args.out.write_text(json.dumps(figures, indent=1) + "\n")

@@ -42,7 +42,7 @@ STEP = np.array([1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 10, 10, 10, 0], dtype=np.int64)
 G_N, G_TRACK, G_SIZE = 0, 1, 2
 G_START, G_ENTRY, G_HOME, G_PARTNER, G_SNAME, G_NAME = 8, 16, 24, 32, 40, 48
 GEO_WIDTH = G_NAME + (FIELDS_PER_SEAT + HOME_SIZE) * 8
-CAP = 4096  # room for the options of one hand
+CAP = 1024  # room for the options of one hand (at most 5 ranks: 7 ≤ 490, joker ≤ 210)
 CODES = tuple(sorted(set(kugler_deck())))  # card codes in text order
 CODE_SHIFT = 36  # a legal action's key: (code index + 1) << CODE_SHIFT | packed steps
 RANK_OF_CODE = {c: RANK_INDEX["JK" if c == "JK" else c[0]] for c in CODES}
@@ -445,11 +445,17 @@ def legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
         h >>= 6
     opts = np.empty(CAP, dtype=np.int64)
     roff = np.zeros(NRANKS + 1, dtype=np.int64)
-    alias = np.empty((512, 2), dtype=np.int64)
+    alias = np.empty((512 if ranks >> R_7 & 1 else 1, 2), dtype=np.int64)
     na = 0
     if c >= 0:
         na = rank_options(b, g, c, ranks, optional, opts, roff, alias)
-    out = np.empty(2 * CAP + 2 * na + 1, dtype=np.int64)
+    size = 1 + 2 * na
+    h = hand
+    while h:
+        r = CODE_RANK[h & 63]
+        size += max(1, roff[r + 1] - roff[r])
+        h >>= 6
+    out = np.empty(size, dtype=np.int64)
     at = 1
     unusable = 0
     h = hand

@@ -93,8 +93,21 @@ def interned(geo: Geometry) -> Interned:
     return it
 
 
+_PACKED: dict[tuple[str, ...], int] = {}
+
+
 def pack_hand(hand: tuple[str, ...]) -> int:
     """The kernel's form of a (sorted) hand: its distinct codes, 6 bits each."""
+    packed = _PACKED.get(hand)
+    if packed is not None:
+        return packed
+    if len(_PACKED) > CACHE_LIMIT:
+        _PACKED.clear()
+    packed = _PACKED[hand] = _pack_hand(hand)
+    return packed
+
+
+def _pack_hand(hand: tuple[str, ...]) -> int:
     packed = 0
     shift = 0
     index = INDEX_OF_CODE

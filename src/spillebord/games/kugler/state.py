@@ -188,32 +188,53 @@ class KuglerState(State):
             self.lookup(str(action))
         assert move is not None
         seat = self.turn
+        n = self.seats
         board = self._arr
         finished = self._finished
         if move.steps:
-            colour = self.colour(seat)
+            colour = seat if not finished >> seat & 1 else self.colour(seat)
             assert colour is not None
-            board = kernel.apply_packed(board, self.seats, colour, move.key)
-            hb = self.geo.home_base
-            if board[hb[colour]] >= 0 or board[hb[self.geo.partner[colour]]] >= 0:
-                finished = -1  # maybe a seat finished: recount
+            board = kernel.apply_packed(board, n, colour, move.key)
+            finished = kernel.finished_mask(board, n)
+        card = move.card
         hand = list(self.hands[seat])
-        hand.remove(move.card)
-        discard = (*self.discard, move.card)
+        hand.remove(card)
+        discard = (*self.discard, card)
         draw = self.draw
         reshuffles = self.reshuffles
         if not draw:  # ruling 1: the card just played stays, the rest is reshuffled
             reshuffles += 1
-            draw = tuple(shuffled(sorted(discard[:-1]), "kugler", self.seats, self.deal,
+            draw = tuple(shuffled(sorted(discard[:-1]), "kugler", n, self.deal,
                                   f"reshuffle/{reshuffles}"))
             discard = discard[-1:]
         hand.append(draw[0])
         hand.sort()
-        hands = (*self.hands[:seat], tuple(hand), *self.hands[seat + 1 :])
-        last = (*self.last, (seat, move.text))[-LAST_MOVES:]
-        return KuglerState(self.game, self.seats, self.deal, self.flags, board, hands,
-                           draw[1:], discard, (seat + 1) % self.seats, self.turns + 1,
-                           reshuffles, last, finished)
+        hands = self.hands
+        turns = self.turns + 1
+        # the next state, built without __init__'s checks (all values are known good)
+        nxt = KuglerState.__new__(KuglerState)
+        nxt.game = self.game
+        nxt.seats = n
+        nxt.deal = self.deal
+        nxt.flags = self.flags
+        nxt.geo = self.geo
+        nxt._arr = board
+        nxt._board = None if board is not self._arr else self._board
+        nxt.hands = (*hands[:seat], tuple(hand), *hands[seat + 1 :])
+        nxt.draw = draw[1:]
+        nxt.discard = discard
+        nxt.turn = (seat + 1) % n
+        nxt.turns = turns
+        nxt.reshuffles = reshuffles
+        nxt.last = (*self.last, (seat, move.text))[-LAST_MOVES:]
+        nxt._legal = None
+        nxt._alias_pairs = []
+        nxt._aliases = None
+        nxt._finished = finished
+        half = n // 2
+        nxt._outcome = nxt._judge() if finished & finished >> half & ((1 << half) - 1) \
+            or turns >= ROUND_LIMIT * n else None
+        return nxt
 
     def view(self, seat: int | None) -> JSON:
         from spillebord.games.kugler.view import view
