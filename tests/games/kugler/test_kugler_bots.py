@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -27,10 +28,17 @@ def midgame(deal: int, steps: int) -> KuglerState:
     return state
 
 
+def level_bot(level: int) -> tuple[str, dict[str, Any]]:
+    """Level ``level``'s bot and options without the wall-clock cap (a loaded machine
+    must not change a decision inside a test)."""
+    lv = bots.levels("kugler")[level]
+    return lv.bot, {k: v for k, v in lv.options.items() if k != "seconds"}
+
+
 @pytest.mark.parametrize(("name", "options"), [
-    ("greedy", {}), ("ismcts", {"iterations": 12}), ("ismcts", {"iterations": 6, "horizon": 3}),
-])
-def test_choice_cannot_depend_on_hidden_cards(name: str, options: dict[str, int]) -> None:
+    level_bot(1), level_bot(2), level_bot(3), ("ismcts", {"iterations": 6, "horizon": 3}),
+], ids=["level1", "level2", "level3", "ismcts-short"])
+def test_choice_cannot_depend_on_hidden_cards(name: str, options: dict[str, Any]) -> None:
     bot = bots.load("kugler", name, **options)
     for deal in (1, 2, 3, 5, 8, 13):
         state = midgame(deal, 60 + deal)
@@ -135,6 +143,16 @@ def test_ismcts_refuses_bad_budgets() -> None:
         bots.load("kugler", "ismcts", width=0)
     with pytest.raises(ValueError):
         bots.load("kugler", "ismcts", screen=-1)
+
+
+def test_three_levels_from_greedy_to_the_full_search() -> None:
+    levels = bots.levels("kugler")
+    assert sorted(levels) == [1, 2, 3] and bots.default_level("kugler") == 2
+    assert levels[1].bot == "greedy"
+    assert levels[2].bot == levels[3].bot == "ismcts"
+    two, three = levels[2].options, levels[3].options
+    assert two["iterations"] < three["iterations"] and two["horizon"] < 8
+    assert two["seconds"] <= 1.0 and three["seconds"] <= 1.0
 
 
 def test_bots_are_registered() -> None:

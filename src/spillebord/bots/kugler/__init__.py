@@ -2,8 +2,10 @@
 (determinized Monte-Carlo search with compiled greedy playouts).  ``random`` is built
 into spillebord.bots.
 
-Levels: 1 greedy, 2 ismcts with 12 determinizations a decision, 3 ismcts with its
-default 40 (capped at 1 s); the page offers level 2 first."""
+Levels: 1 greedy (one ply); 2 ismcts looking one round ahead (12 determinizations, the
+best 3 candidates, horizon = one round); 3 ismcts with its defaults (40
+determinizations, 5 candidates, two rounds ahead); 2 and 3 are capped at 1 s a decision.
+The page offers level 2 first.  Strength and cost: docs/benchmarks/kugler.md."""
 
 from spillebord.bots import Level, Opt, register, register_levels
 
@@ -18,6 +20,6 @@ register("kugler", "ismcts", "spillebord.bots.kugler.ismcts:IsmctsBot", {
 })
 register_levels("kugler", {
     1: Level("greedy"),
-    2: Level("ismcts", {"iterations": 12, "seconds": 1.0}),
+    2: Level("ismcts", {"iterations": 12, "width": 3, "horizon": 4, "seconds": 1.0}),
     3: Level("ismcts", {"iterations": 40, "seconds": 1.0}),
 }, default=2)
