@@ -1,5 +1,6 @@
 """Accessibility measured with axe-core on every page — the start page, each game while
-it is played, the invite page, a replay, the statistics page and the rules dialog — in
+it is played, the invite page, a replay, the statistics page, the lobby and the rules
+dialog — in
 Danish and English: no serious or critical violation.  axe-core comes from the installed
 `axe-playwright-python` package (its axe.min.js), injected from that file; never a CDN."""
 
@@ -111,6 +112,9 @@ def test_other_pages(browse: Any, server: str, lang: str) -> None:
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready='1']")
     check(page, "start with statistics", found)
+    page.goto(server + "/lobby")
+    page.wait_for_selector("body[data-ready='1']")
+    check(page, "lobby", found)
     ctx.allowed.append("404 (Not Found)")  # the unknown invite's answer
     page.goto(server + "/join/no-such-invite")
     page.wait_for_selector("#after:not([hidden])")
