@@ -1,4 +1,3 @@
-// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // The start page: the registered games (GET /api/games) with a line each and how many
 // play; a solitaire starts with a new deal, a chosen deal number or a winnable deal; a table game opens a room with
 // seats for me, friends (invite links) and bots (a level of the game, or a named bot).  A shared link
@@ -11,16 +10,21 @@ import { botName } from "./panel.js";
 import { renderHistory, renderStats } from "./stats.js";
 import { el, errorText, initPage, showMessage } from "./ui.js";
 
+/** @typedef {import("./protocol").GameInfo} GameInfo */
+/** @typedef {import("./protocol").CreateMatchRequest} CreateMatchRequest */
+
 const params = new URLSearchParams(location.search);
 
+/** @param {GameInfo} g */
 function playersText(g) {
   if (g.solitaire) return t("start.players_one");
   const s = g.seats;
   const contiguous = s.every((n, i) => i === 0 || n === s[i - 1] + 1);
-  if (contiguous && s.length > 2) return t("start.players_range", { min: s[0], max: s.at(-1) });
+  if (contiguous && s.length > 2) return t("start.players_range", { min: s[0], max: s[s.length - 1] });
   return t("start.players_list", { list: s.join(", ") });
 }
 
+/** @param {GameInfo} g */
 function flagBoxes(g) {
   const box = el("fieldset", { class: "flags" }, el("legend", { text: t("start.variants") }));
   if (!g.flags.length) return null;
@@ -32,12 +36,18 @@ function flagBoxes(g) {
   return box;
 }
 
+/** @param {HTMLFormElement} form @param {GameInfo} g */
 function readFlags(form, g) {
+  /** @type {{ [flag: string]: boolean }} */
   const flags = {};
-  for (const f of g.flags) flags[f.name] = form.querySelector(`[name="${f.name}"]`).checked;
+  for (const f of g.flags) {
+    const box = form.querySelector(`[name="${f.name}"]`);
+    flags[f.name] = box instanceof HTMLInputElement && box.checked;
+  }
   return flags;
 }
 
+/** @param {CreateMatchRequest} spec @param {HTMLButtonElement} button */
 async function start(spec, button) {
   button.disabled = true;
   showMessage(t("start.starting"));
@@ -50,15 +60,17 @@ async function start(spec, button) {
     location.href = `/play/${res.match_id}`;
   } catch (err) {
     const e = err instanceof ApiError ? err : new ApiError(0, "unknown", String(err));
-    showMessage(errorText(e.code, e.reason), "error");
+    showMessage(errorText(e.code, e.reason, e), "error");
     button.disabled = false;
   }
 }
 
+/** @param {GameInfo} g */
 function solitaireForm(g) {
   const form = el("form", { class: "start-form", "data-game": g.key });
   const name = `${g.key}-deal`;
   const shared = params.get("game") === g.key && params.get("deal");
+  /** @param {string} value @param {string} label @param {boolean} checked */
   const opt = (value, label, checked) => el("label", { class: "check" },
     el("input", { type: "radio", name, value, checked }), label);
   const number = el("input", { type: "number", min: "0", step: "1", name: "deal-number", inputmode: "numeric",
@@ -67,7 +79,10 @@ function solitaireForm(g) {
     opt("random", t("start.deal_random"), !shared),
     el("span", { class: "deal-number" }, opt("number", t("start.deal_number"), Boolean(shared)), number));
   if (g.solver) radios.append(opt("winnable", t("start.deal_winnable"), false));
-  number.addEventListener("focus", () => (form.querySelector('input[value="number"]').checked = true));
+  number.addEventListener("focus", () => {
+    const radio = form.querySelector('input[value="number"]');
+    if (radio instanceof HTMLInputElement) radio.checked = true;
+  });
   const button = el("button", { type: "submit", class: "primary", text: t("start.play") });
   form.append(radios);
   const flags = flagBoxes(g);
@@ -75,8 +90,10 @@ function solitaireForm(g) {
   form.append(button);
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const mode = form.querySelector(`input[name="${name}"]:checked`).value;
-    let deal = mode;
+    const checked = form.querySelector(`input[name="${name}"]:checked`);
+    const mode = checked instanceof HTMLInputElement ? checked.value : "random";
+    /** @type {CreateMatchRequest["deal"]} */
+    let deal = mode === "winnable" ? "winnable" : "random";
     if (mode === "number") {
       deal = Number(number.value);
       if (!Number.isInteger(deal) || deal < 0 || number.value === "") {
@@ -89,6 +106,7 @@ function solitaireForm(g) {
   return form;
 }
 
+/** @param {GameInfo} g @param {number} i */
 function seatRow(g, i) {
   const kinds = i === 0 ? ["me", "human", "bot"] : ["human", "bot"];
   const kind = el("select", { name: `kind-${i}`, "aria-label": t("start.seat_kind", { n: i + 1 }) });
@@ -113,6 +131,7 @@ function seatRow(g, i) {
     el("span", { class: "seat-no", text: t("start.seat_n", { n: i + 1 }) }), kind, bot);
 }
 
+/** @param {GameInfo} g */
 function tableForm(g) {
   const form = el("form", { class: "start-form", "data-game": g.key });
   const count = el("select", { name: "seats", "aria-label": t("start.seat_count") });
@@ -142,12 +161,19 @@ function tableForm(g) {
   form.append(button);
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
+    /** @param {Element} li @param {string} field */
+    const valueOf = (li, field) => {
+      const input = li.querySelector(`[name="${field}"]`);
+      return input instanceof HTMLSelectElement ? input.value : "";
+    };
+    /** @type {import("./protocol").SeatSpec[]} */
     const seats = [...list.children].map((li, i) => {
-      const kind = li.querySelector(`[name="kind-${i}"]`).value;
-      if (kind !== "bot") return kind;
-      const [what, value] = li.querySelector(`[name="bot-${i}"]`).value.split(":");
+      const kind = valueOf(li, `kind-${i}`);
+      if (kind === "me" || kind === "human") return kind;
+      const [what, value] = valueOf(li, `bot-${i}`).split(":");
       return what === "level" ? { level: Number(value) } : { bot: value };
     });
+    /** @type {CreateMatchRequest} */
     const spec = { game: g.key, seats, deal: "random", flags: readFlags(form, g) };
     if (takeover.checked) spec.takeover_seconds = 60;
     if (isPublic.checked) spec.public = true;
@@ -157,6 +183,7 @@ function tableForm(g) {
   return form;
 }
 
+/** @param {GameInfo} g */
 function gameCard(g) {
   const lang = currentLang();
   const details = el("details", { class: "game-card", id: `game-${g.key}`, "data-game": g.key },
@@ -172,26 +199,28 @@ function gameCard(g) {
 async function main() {
   await initPage();
   await renderAccount().catch(() => null);
+  /** @type {GameInfo[]} */
   let games = [];
   try {
     games = await getGames();
   } catch (err) {
-    showMessage(errorText(err.code, err.reason), "error");
+    const e = err instanceof ApiError ? err : new ApiError(0, "unknown", String(err));
+    showMessage(errorText(e.code, e.reason, e), "error");
   }
-  const box = document.getElementById("games");
+  const box = /** @type {HTMLElement} */ (document.getElementById("games"));
   for (const g of games) box.append(gameCard(g));
   if (params.get("game") && params.get("deal")) {
     const g = games.find((x) => x.key === params.get("game"));
     const shared = document.getElementById("shared");
-    if (g) {
+    if (g && shared) {
       shared.hidden = false;
       shared.className = "message ok";
-      shared.textContent = t("start.shared_deal", { game: g.name[currentLang()] || g.name.da, deal: params.get("deal") });
+      shared.textContent = t("start.shared_deal", { game: g.name[currentLang()] || g.name.da, deal: params.get("deal") || "" });
     }
   }
   const player = await ensurePlayer().catch(() => null);
-  const finished = await renderStats(document.getElementById("stats-body"), player, games);
-  renderHistory(document.getElementById("history-body"), games, finished);
+  const finished = await renderStats(/** @type {HTMLElement} */ (document.getElementById("stats-body")), player, games);
+  renderHistory(/** @type {HTMLElement} */ (document.getElementById("history-body")), games, finished);
   document.body.dataset.ready = "1";
 }
 
