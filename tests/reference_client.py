@@ -67,6 +67,10 @@ class ReferenceClient:
     async def recv(self) -> dict[str, Any]:
         msg: dict[str, Any] = json.loads(await asyncio.wait_for(self.ws.recv(), 30))
         assert set(msg) >= {"t", "v", "d"}, msg
+        while msg["t"] == "seats":  # others' claims and presence: this client plays alone
+            assert isinstance(msg["d"]["seats"], list), msg
+            msg = json.loads(await asyncio.wait_for(self.ws.recv(), 30))
+            assert set(msg) >= {"t", "v", "d"}, msg
         if msg["t"] == "state":
             d = msg["d"]
             for e in d["events"]:  # "keep events by seq (a repeat is the same event)"

@@ -83,7 +83,8 @@ def board_shown(page: Any, over: bool) -> None:
     """The reopened page drew its board (as the player of seat 0) and, when the game is
     over, the outcome — within 10 s."""
     page.wait_for_function(
-        "() => { const s = window.__spillebord && window.__spillebord.state; return s && s.seat === 0 "
+        "() => { const g = window.__spillebord; const s = g && g.state; "
+        "return s && s.seat === 0 "
         "&& document.querySelector('#board').children.length > 0 "
         "&& document.querySelector('#status').textContent.trim() !== ''; }", timeout=10000)
     if over:

@@ -75,6 +75,7 @@ class Client:
     version: int = 0
     seen: list[dict[str, Any]] = field(default_factory=list)
     raw: list[str] = field(default_factory=list)
+    seat_updates: list[list[dict[str, Any]]] = field(default_factory=list)
 
     @classmethod
     async def open(cls, base: str, match_id: str, token: str | None = None) -> Client:
@@ -87,14 +88,22 @@ class Client:
                                          "d": d}))
 
     async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
-        text = await asyncio.wait_for(self.conn.recv(), timeout)
-        self.raw.append(text)
-        msg: dict[str, Any] = json.loads(text)
-        self.seen.append(msg)
-        if msg["t"] == "state":
-            self.state = msg["d"]
-            self.version = msg["v"]
-        return msg
+        """The next message; ``seats`` messages (the other seats' claims and presence)
+        are kept in ``seat_updates`` and skipped."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = max(0.0, deadline - time.monotonic())
+            text = await asyncio.wait_for(self.conn.recv(), left)
+            self.raw.append(text)
+            msg: dict[str, Any] = json.loads(text)
+            if msg["t"] == "seats":
+                self.seat_updates.append(msg["d"]["seats"])
+                continue
+            self.seen.append(msg)
+            if msg["t"] == "state":
+                self.state = msg["d"]
+                self.version = msg["v"]
+            return msg
 
     async def expect(self, t: str, timeout: float = 10.0) -> dict[str, Any]:
         """The next message of type ``t``; state messages on the way are absorbed,

@@ -77,6 +77,11 @@ class Session:
         self.connected: dict[int, int] = {}
         self.away_since: dict[int, float] = {s.seat: time.monotonic() for s in self.seats}
         self.on_change: list[Callable[[], None]] = []
+        # The sockets of this worker, told a ``seats`` message when a seat's claim,
+        # presence or bot changes (docs/protocol.md, "seats").
+        self.seat_listeners: list[Callable[[str], None]] = []
+        self._seats_sent = ""
+        self._seats_due = False
         for e in row.events:
             self._apply_event(e)
         row.events = []
@@ -179,9 +184,27 @@ class Session:
 
     def announce_change(self) -> None:
         """Tell this worker's watchers (the bot driver) that seats or the position
-        changed; the sockets hear of new events through the bus."""
+        changed, and its sockets the seats when they changed; the sockets hear of new
+        events through the bus."""
         for callback in self.on_change:
             callback()
+        if self.seat_listeners and not self._seats_due:
+            # After the current handler: a hello's own welcome goes first, and a burst
+            # of changes makes one message.
+            self._seats_due = True
+            asyncio.get_running_loop().call_soon(self.tell_seats)
+
+    def tell_seats(self) -> None:
+        """Send every listening socket a ``seats`` message if the seats changed since
+        the last one."""
+        self._seats_due = False
+        text = _dumps(self.seat_list())
+        if text == self._seats_sent:
+            return
+        self._seats_sent = text
+        message = f'{{"t":"seats","v":{self.version},"d":{{"seats":{text}}}}}'
+        for listener in list(self.seat_listeners):
+            listener(message)
 
     # -- events -------------------------------------------------------------------
     def _check(self, seat: int | None, version: int) -> None:
@@ -364,6 +387,18 @@ class Session:
         """Moves made and time played so far (server/clock.py)."""
         return play_clock(self.row.created, ((e.kind, e.text, e.time) for e in self.events))
 
+    def seat_list(self) -> list[dict[str, Any]]:
+        """Each seat as everyone may see it: kind, bot and level, claimed, connected."""
+        return [
+            {"seat": s.seat, "kind": s.kind, "bot": s.bot,
+             "level": s.level.get("level") if isinstance(s.level, dict) else None,
+             "options": s.level if isinstance(s.level, dict) else {},
+             "claimed": s.kind == "bot" or s.token_hash is not None,
+             "connected": self.hub.present(self, s.seat),
+             "bot_playing": s.kind == "human" and self.hub.bot_playing(self, s.seat)}
+            for s in self.seats
+        ]
+
     def public_info(self) -> dict[str, Any]:
         r = self.row
         show_deal = self.solitaire or not self.running
@@ -371,15 +406,7 @@ class Session:
             "match_id": r.id,
             "game": r.game,
             "flags": dict(r.flags),
-            "seats": [
-                {"seat": s.seat, "kind": s.kind, "bot": s.bot,
-                 "level": s.level.get("level") if isinstance(s.level, dict) else None,
-                 "options": s.level if isinstance(s.level, dict) else {},
-                 "claimed": s.kind == "bot" or s.token_hash is not None,
-                 "connected": self.hub.present(self, s.seat),
-                 "bot_playing": self.hub.bot_playing(self, s.seat)}
-                for s in self.seats
-            ],
+            "seats": self.seat_list(),
             "status": r.status,
             "version": self.version,
             "to_move": self.state.to_move,

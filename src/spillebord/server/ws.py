@@ -371,6 +371,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
     conn.welcome()  # always the first message; a bad ?token= is refused right after
     if not seated:
         conn.bad_token(None)
+    session.seat_listeners.append(conn.push)  # claims and presence of the other seats
     sender = asyncio.create_task(conn.sender())
     try:
         while not conn.closed:
@@ -387,6 +388,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
     finally:
         conn.closed = True
         unsubscribe()
+        session.seat_listeners.remove(conn.push)
         session.detach(conn.seat)
         sender.cancel()
         hub.release(session)
