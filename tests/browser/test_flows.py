@@ -16,7 +16,7 @@ from tests.server.live import Client, play_randomly
 
 from spillebord import bots
 
-from .helpers import api, need_game, open_room, state, wait_ready
+from .helpers import api, need_game, open_room, shot, state, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -81,14 +81,14 @@ async def finish(server: str, match_id: str, token: str) -> dict[str, Any]:
 
 def board_shown(page: Any, over: bool) -> None:
     """The reopened page drew its board (as the player of seat 0) and, when the game is
-    over, the outcome — within 10 s."""
+    over, the outcome — within 20 s (the machine is shared)."""
     page.wait_for_function(
         "() => { const g = window.__spillebord; const s = g && g.state; "
         "return s && s.seat === 0 "
         "&& document.querySelector('#board').children.length > 0 "
-        "&& document.querySelector('#status').textContent.trim() !== ''; }", timeout=10000)
+        "&& document.querySelector('#status').textContent.trim() !== ''; }", timeout=20000)
     if over:
-        page.wait_for_selector("#outcome:not([hidden]) h2", timeout=10000)
+        page.wait_for_selector("#outcome:not([hidden]) h2", timeout=20000)
 
 
 REOPEN_SEATS = {
@@ -120,3 +120,74 @@ def test_a_reopened_game_always_shows_its_board(page: Any, server: str, game: st
     reopen(6, over=False)
     in_thread(finish(server, made["match_id"], made["token"]))
     reopen(20, over=True)
+
+
+def seat_pill(page: Any, seat: int) -> str:
+    return str(page.locator(f"#seats li[data-seat='{seat}']").get_attribute("data-presence"))
+
+
+def presence(page: Any, seat: int, want: str, timeout: float) -> None:
+    """Wait until the seat list shows ``seat`` as ``want`` (open, online, offline)."""
+    page.wait_for_selector(f"#seats li[data-seat='{seat}'][data-presence='{want}']",
+                           timeout=timeout)
+
+
+def test_the_host_sees_the_friend_arrive_and_leave(contexts: Any, server: str) -> None:
+    """Every seat sees every other seat's claim, online and offline, live; a used
+    invite is shown as taken (also after a reload), never offered to copy."""
+    need_game("gammel_jomfru")
+    a = contexts(viewport={"width": 1366, "height": 768}).new_page()
+    open_room(a, server, "gammel_jomfru", ["me", "human"])
+    assert seat_pill(a, 1) == "open"
+    invite = a.locator(".invite[data-seat='1'] input.invite-url").input_value()
+
+    b_ctx = contexts(viewport={"width": 390, "height": 844})
+    b = b_ctx.new_page()
+    b.goto(invite)
+    b.wait_for_url("**/play/**")
+    wait_ready(b)
+    # Without a reload: the host's list says the friend is here, the invite is used.
+    presence(a, 1, "online", 10000)
+    assert seat_pill(a, 1) == "online"
+    a.wait_for_selector(".invite.taken[data-seat='1']")
+    assert a.locator(".invite[data-seat='1'] button").count() == 0
+    assert seat_pill(b, 0) == "online"
+    shot(a, "room-friend-arrived")
+
+    # The friend leaves: the host sees the seat go offline, live.
+    b_ctx.context.close()
+    presence(a, 1, "offline", 10000)
+    a.reload()
+    wait_ready(a)
+    a.wait_for_selector(".invite.taken[data-seat='1']")
+    assert a.locator("input.invite-url").count() == 0
+    assert seat_pill(a, 1) == "offline"
+
+
+def test_a_dropped_connection_is_announced(contexts: Any, server: str) -> None:
+    """With the browser offline the page says the connection is lost and that it tries
+    again, its own seat shows offline, and the other seat sees it go offline; back
+    online, everything says online again."""
+    need_game("gammel_jomfru")
+    a_ctx = contexts(viewport={"width": 1366, "height": 768})
+    a_ctx.allowed.append("WebSocket")  # the failed connection attempts while offline
+    a = a_ctx.new_page()
+    open_room(a, server, "gammel_jomfru", ["me", "human"])
+    invite = a.locator(".invite[data-seat='1'] input.invite-url").input_value()
+    b = contexts(viewport={"width": 1000, "height": 800}).new_page()
+    b.goto(invite)
+    b.wait_for_url("**/play/**")
+    wait_ready(b)
+    presence(b, 0, "online", 10000)
+
+    a_ctx.context.set_offline(True)
+    a.wait_for_selector("#connection:not([hidden])", timeout=12000)
+    assert "Forbindelsen er tabt — prøver igen" in a.inner_text("#connection")
+    assert seat_pill(a, 0) == "offline"
+    presence(b, 0, "offline", 20000)
+    shot(a, "connection-lost", publish=False)
+
+    a_ctx.context.set_offline(False)
+    a.wait_for_selector("#connection", state="hidden", timeout=15000)
+    presence(a, 0, "online", 10000)
+    presence(b, 0, "online", 10000)

@@ -60,8 +60,9 @@ export function renderSeats(box, match, st, seatName) {
     const li = el("li", { "data-seat": String(s.seat) }, seatName(s.seat));
     if (st && st.to_move === s.seat) li.append(" ", el("span", { class: "pill turn-pill", text: t("table.to_move") }));
     if (s.kind === "human") {
-      const key = !s.claimed ? "seat.open" : s.connected ? "seat.online" : "seat.offline";
-      li.append(" ", el("span", { class: "pill", text: t(key) }));
+      const presence = !s.claimed ? "open" : s.connected ? "online" : "offline";
+      li.dataset.presence = presence;
+      li.append(" ", el("span", { class: "pill", text: t(`seat.${presence}`) }));
     }
     if (s.kind === "human" && s.bot_playing) li.append(" ", el("span", { class: "pill", text: t("seat.bot_playing") }));
     ul.append(li);
@@ -70,16 +71,25 @@ export function renderSeats(box, match, st, seatName) {
 }
 
 /**
+ * The invite links this browser created for the match; a claimed seat's is shown taken.
  * @param {HTMLElement} box
  * @param {string} matchId
+ * @param {{ seats: import("./protocol").SeatInfo[] } | null} match
  */
-export function renderInvites(box, matchId) {
+export function renderInvites(box, matchId, match) {
   box.innerHTML = "";
   /** @type {import("./protocol").Invite[]} */
   const invites = JSON.parse(localStorage.getItem(`spillebord.invites.${matchId}`) || "[]");
   if (!invites.length) return;
   box.append(el("h2", { text: t("panel.invites") }));
   for (const inv of invites) {
+    const seat = match && match.seats ? match.seats[inv.seat] : undefined;
+    if (seat && seat.claimed) {
+      // A used invite cannot be used again: say the seat is taken, offer nothing to copy.
+      box.append(el("div", { class: "invite taken", "data-seat": String(inv.seat) },
+        el("span", { text: t("panel.invite_taken", { n: inv.seat + 1 }) })));
+      continue;
+    }
     const url = new URL(inv.url, location.origin).href;
     const input = el("input", { readonly: true, value: url, class: "invite-url",
       "aria-label": t("panel.invite_for", { n: inv.seat + 1 }) });

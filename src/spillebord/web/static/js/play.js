@@ -184,7 +184,13 @@ async function main() {
   // The renderer module loads while the socket connects; an early state waits for it.
   const modPromise = import(`/static/js/games/${match.game}.js`);
   seatName = seatNamer(match, null);
-  renderInvites($("invites"), matchId);
+  // The seat list and the invites follow the match info: on welcome, on every `seats`
+  // message (a friend claimed an invite, a seat came or went) and when our socket drops.
+  const redrawSeats = () => {
+    renderSeats($("seats"), match, last, seatName);
+    renderInvites($("invites"), matchId, match);
+  };
+  renderInvites($("invites"), matchId, match);
   rememberMatch({ match_id: matchId, game: match.game });
   session = new Session(matchId, token, {
     onWelcome(d) {
@@ -196,8 +202,14 @@ async function main() {
       seatName = seatNamer(match, mySeat);
       $("role").textContent = mySeat === null ? t("play.spectator") : "";
       $("role").hidden = mySeat !== null;
+      redrawSeats();
     },
     onState,
+    onSeats(d) {
+      match = { ...match, seats: d.seats };
+      seatName = seatNamer(match, mySeat);
+      redrawSeats();
+    },
     onError(d) {
       if (d.code === "bad_token") {
         localStorage.removeItem(`spillebord.token.${matchId}`);
@@ -253,6 +265,11 @@ async function main() {
       }
       $("connection").textContent = status === "open" ? "" : t(`connection.${status}`);
       $("connection").hidden = status === "open";
+      if (status === "lost" && mySeat !== null && match.seats[mySeat]) {
+        // Our own seat is offline until the server welcomes us back.
+        match = { ...match, seats: match.seats.map((s) => (s.seat === mySeat ? { ...s, connected: false } : s)) };
+        redrawSeats();
+      }
     },
   });
   debug.session = session;

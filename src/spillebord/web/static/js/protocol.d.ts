@@ -220,6 +220,11 @@ export interface SeatInfo {
   bot_playing: boolean;
 }
 
+/** @wire ← seats */
+export interface SeatsData {
+  seats: SeatInfo[];
+}
+
 /** @wire ← state */
 export interface Outcome {
   winners: number[];
@@ -509,6 +514,7 @@ export type PongData = { [key: string]: unknown };
 export type ServerMessage =
   | Frame<"welcome", WelcomeData>
   | Frame<"state", StateData>
+  | Frame<"seats", SeatsData>
   | Frame<"error", ErrorData>
   | Frame<"hint", HintData>
   | Frame<"verdict", VerdictData>

@@ -1,8 +1,11 @@
 // The WebSocket session of one match (docs/protocol.md, "WebSocket /ws/{match_id}").
 // It keeps the latest version, sends the token in a first `hello` (never in the URL),
 // and reconnects after a dropped network with a growing delay; after reconnecting it
-// asks for `sync` from the last version it saw, so the page gets the events it missed.  Handlers: onWelcome, onState,
-// onError, onHint, onVerdict, onChoices, onConnection(status).
+// asks for `sync` from the last version it saw, so the page gets the events it missed.
+// A connection that goes quiet is treated as lost: the page pings every PING_MS and
+// drops a socket that heard nothing for SILENT_MS (a dead network often never closes
+// the socket), and the browser's "offline" drops it at once.  Handlers: onWelcome,
+// onState, onSeats, onError, onHint, onVerdict, onChoices, onConnection(status).
 
 import { parseJson } from "./api.js";
 
@@ -13,6 +16,7 @@ import { parseJson } from "./api.js";
  * @typedef {object} SessionHandlers
  * @property {(d: import("./protocol").WelcomeData) => void} [onWelcome]
  * @property {(d: import("./protocol").StateData, v: number) => void} [onState]
+ * @property {(d: import("./protocol").SeatsData) => void} [onSeats]
  * @property {(d: import("./protocol").ErrorData) => void} [onError]
  * @property {(d: import("./protocol").HintData) => void} [onHint]
  * @property {(d: import("./protocol").VerdictData) => void} [onVerdict]
@@ -36,6 +40,9 @@ export function mergeEvents(log, events) {
   return log;
 }
 
+export const PING_MS = 4000;
+export const SILENT_MS = 9000;
+
 export class Session {
   /**
    * @param {string} matchId
@@ -56,6 +63,9 @@ export class Session {
     /** @type {string[]} */
     this.pending = [];
     this.connected = false; // a socket of this session has opened before
+    this.heard = 0; // when the open socket last received anything (performance.now())
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.beat = undefined;
   }
 
   url() {
@@ -74,27 +84,77 @@ export class Session {
     ws.addEventListener("open", () => {
       this.retry = 0;
       this.connected = true;
+      this.heard = performance.now();
+      clearInterval(this.beat);
+      this.beat = setInterval(() => this.heartbeat(ws), PING_MS);
       if (this.token) this.raw("hello", { token: this.token });
       if (resume !== null) ws.send(JSON.stringify({ t: "sync", v: resume, d: {} }));
       this.h.onConnection?.("open");
       for (const msg of this.pending.splice(0)) ws.send(msg);
     });
-    ws.addEventListener("message", (ev) => this.receive(ev.data));
+    ws.addEventListener("message", (ev) => {
+      if (this.ws === ws) this.heard = performance.now();
+      this.receive(ev.data);
+    });
     ws.addEventListener("close", (ev) => {
       if (this.ws !== ws) return;
-      this.ws = null;
-      if (this.closed || ev.code === 4404) {
-        this.h.onConnection?.(ev.code === 4404 ? "not_found" : "closed");
-        return;
-      }
-      this.h.onConnection?.("lost");
-      const delay = Math.min(8000, 400 * 2 ** this.retry++);
-      this.timer = setTimeout(() => this.connect(), delay);
+      this.lose(ws, ev.code);
     });
   }
 
-  // Browsers fire "online" when the network is back: reconnect at once then.
+  /**
+   * The socket is gone (closed, silent or the network went away): say so and try again
+   * with a growing delay (at once when the browser reports the network back).
+   * @param {WebSocket} ws
+   * @param {number} code the close code (1006 when the page gave up on the socket)
+   */
+  lose(ws, code) {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    clearInterval(this.beat);
+    if (this.closed || code === 4404) {
+      this.h.onConnection?.(code === 4404 ? "not_found" : "closed");
+      return;
+    }
+    this.h.onConnection?.("lost");
+    clearTimeout(this.timer);
+    const delay = Math.min(8000, 400 * 2 ** this.retry++);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /**
+   * Every PING_MS on an open socket: ping, and give the socket up when nothing came
+   * for SILENT_MS (the server answers every ping with a pong).
+   * @param {WebSocket} ws
+   */
+  heartbeat(ws) {
+    if (this.ws !== ws) return;
+    if (performance.now() - this.heard > SILENT_MS) {
+      this.abandon(ws);
+      return;
+    }
+    if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ t: "ping", v: this.version, d: {} }));
+  }
+
+  /**
+   * Stop using a socket that cannot be trusted any more and reconnect.
+   * @param {WebSocket} ws
+   */
+  abandon(ws) {
+    this.lose(ws, 1006);
+    try {
+      ws.close();
+    } catch {
+      // already closing
+    }
+  }
+
+  // Browsers fire "offline" when the network goes (the socket may stay open without
+  // telling) and "online" when it is back: drop at once, reconnect at once.
   watchNetwork() {
+    window.addEventListener("offline", () => {
+      if (this.ws && !this.closed) this.abandon(this.ws);
+    });
     window.addEventListener("online", () => {
       if (!this.ws && !this.closed) {
         clearTimeout(this.timer);
@@ -121,6 +181,9 @@ export class Session {
       case "state":
         this.version = msg.v;
         this.h.onState?.(msg.d, msg.v);
+        break;
+      case "seats":
+        this.h.onSeats?.(msg.d);
         break;
       case "error":
         if (typeof msg.v === "number") this.version = Math.max(this.version, msg.v);
@@ -189,6 +252,7 @@ export class Session {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    clearInterval(this.beat);
     if (this.ws) this.ws.close();
   }
 }
