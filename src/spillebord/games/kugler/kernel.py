@@ -43,6 +43,7 @@ G_N, G_TRACK, G_SIZE = 0, 1, 2
 G_START, G_ENTRY, G_HOME, G_PARTNER, G_SNAME, G_NAME = 8, 16, 24, 32, 40, 48
 GEO_WIDTH = G_NAME + (FIELDS_PER_SEAT + HOME_SIZE) * 8
 CAP = 1024  # room for the options of one hand (at most 5 ranks: 7 ≤ 490, joker ≤ 210)
+OUT_CAP = 5 * CAP + 2 * 512 + 1  # room for a hand's legal actions and split aliases
 CODES = tuple(sorted(set(kugler_deck())))  # card codes in text order
 CODE_SHIFT = 36  # a legal action's key: (code index + 1) << CODE_SHIFT | packed steps
 RANK_OF_CODE = {c: RANK_INDEX["JK" if c == "JK" else c[0]] for c in CODES}
@@ -180,14 +181,21 @@ def do_step(w: np.ndarray, g: np.ndarray, c: int, src: int, dst: int) -> bool:
 
 
 @njit(cache=True)
-def apply_packed(b: np.ndarray, seats: int, c: int, key: int) -> np.ndarray:
-    """The board after colour ``c`` plays the packed steps ``key`` (a new array)."""
+def apply_into(w: np.ndarray, seats: int, c: int, key: int) -> int:
+    """Colour ``c`` plays the packed steps ``key`` on ``w`` (changed in place); the
+    finished seats after it (``finished_mask``)."""
     g = GEO[seats]
-    w = b.copy()
     do_step(w, g, c, (key >> 24 & 255) - 1, (key >> 16 & 255) - 1)
     d2 = (key & 255) - 1
     if d2 >= 0:
         do_step(w, g, c, (key >> 8 & 255) - 1, d2)
+    return finished_mask(w, seats)
+
+
+def apply_packed(b: np.ndarray, seats: int, c: int, key: int) -> np.ndarray:
+    """The board after colour ``c`` plays the packed steps ``key`` (a new array)."""
+    w = b.copy()
+    apply_into(w, seats, c, key)
     return w
 
 
@@ -430,13 +438,14 @@ def rank_options(b: np.ndarray, g: np.ndarray, c: int, ranks: int, optional: boo
 
 
 @njit(cache=True)
-def legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
-          strict: bool) -> np.ndarray:
+def legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool, strict: bool,
+          out: np.ndarray) -> int:
     """The legal actions of a hand, in text order, as keys (``CODE_BASE`` × (code index
     + 1) + packed steps; a discard is the base alone).  ``hand``: the distinct codes'
     indices + 1 (CODES order = text order), 6 bits each, lowest first; ``c`` < 0: the
     seat only discards (ruling 8).  Ruling 7: an unusable card may be discarded; with
-    ``strict``, only when no card is usable.  Result: ``[n, n keys, alias pairs]``."""
+    ``strict``, only when no card is usable.  Written to ``out`` (room: ``OUT_CAP``):
+    ``[n, n keys, alias pairs]``; the result is the length written."""
     g = GEO[seats]
     ranks = 0
     h = hand
@@ -449,13 +458,6 @@ def legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
     na = 0
     if c >= 0:
         na = rank_options(b, g, c, ranks, optional, opts, roff, alias)
-    size = 1 + 2 * na
-    h = hand
-    while h:
-        r = CODE_RANK[h & 63]
-        size += max(1, roff[r + 1] - roff[r])
-        h >>= 6
-    out = np.empty(size, dtype=np.int64)
     at = 1
     unusable = 0
     h = hand
@@ -486,4 +488,4 @@ def legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
         out[at] = alias[j, 0]
         out[at + 1] = alias[j, 1]
         at += 2
-    return out[:at]
+    return at

@@ -12,6 +12,8 @@ costs a dictionary lookup a move; the texts are made once.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from spillebord.games.kugler import kernel
@@ -84,6 +86,7 @@ class Interned(dict[int, Move]):
 
 
 _INTERNED: dict[int, Interned] = {}
+_LOCAL = threading.local()  # each thread's output buffer for the kernel
 
 
 def interned(geo: Geometry) -> Interned:
@@ -127,8 +130,13 @@ def legal_moves(board: np.ndarray, geo: Geometry, colour: int | None,
     (alias, listed) packed pairs, for ``aliases``).  ``colour`` None: the seat may only
     discard (finished, not helping)."""
     it = _INTERNED.get(geo.seats) or interned(geo)
-    res = kernel.legal(board, geo.seats, -1 if colour is None else colour,
-                       pack_hand(hand), optional, strict).tolist()
+    try:
+        buf = _LOCAL.buf
+    except AttributeError:
+        buf = _LOCAL.buf = np.empty(kernel.OUT_CAP, dtype=np.int64)
+    at = kernel.legal(board, geo.seats, -1 if colour is None else colour, pack_hand(hand),
+                      optional, strict, buf)
+    res = buf[:at].tolist()
     n = res[0]
     return list(map(it.__getitem__, res[1 : n + 1])), res[n + 1 :]
 

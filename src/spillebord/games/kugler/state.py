@@ -194,8 +194,8 @@ class KuglerState(State):
         if move.steps:
             colour = seat if not finished >> seat & 1 else self.colour(seat)
             assert colour is not None
-            board = kernel.apply_packed(board, n, colour, move.key)
-            finished = kernel.finished_mask(board, n)
+            board = board.copy()
+            finished = kernel.apply_into(board, n, colour, move.key)
         card = move.card
         hand = list(self.hands[seat])
         hand.remove(card)
