@@ -177,3 +177,12 @@ async def replay_step(request: Request, match_id: str,
     state = await asyncio.to_thread(shortened.replay, session.game)
     return {"step": step, "total": len(record.actions), "seat": seat,
             "view": state.view(seat), "to_move": state.to_move}
+
+
+@router.get("/matches/{match_id}/chat")
+async def match_chat(request: Request, match_id: str) -> dict[str, Any]:
+    """The match's chat, oldest first (everyone at the table and watching sees it)."""
+    hub = hub_of(request)
+    session = await hub.get(match_id)
+    hub.release(session)
+    return {"messages": await asyncio.to_thread(hub.chat.repo.of_match, match_id)}

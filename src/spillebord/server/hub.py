@@ -13,6 +13,7 @@ from typing import Any
 from spillebord import games
 from spillebord.server import compute
 from spillebord.server.bots_runner import BotDriver
+from spillebord.server.chat import Chat
 from spillebord.server.compute import Compute
 from spillebord.server.errors import Refusal
 from spillebord.server.people.service import People
@@ -20,6 +21,7 @@ from spillebord.server.scale import wiring
 from spillebord.server.sessions import Session, token_hash
 from spillebord.server.settings import Settings
 from spillebord.server.storage import migrate
+from spillebord.server.storage.chat import ChatRepo
 from spillebord.server.storage.engine import Checkpointer, SqliteOwner, make_engine
 from spillebord.server.storage.people import PeopleRepo
 from spillebord.server.storage.repo import MatchRow, Repository
@@ -43,6 +45,7 @@ class Hub:
         self.repo = Repository(self.engine)
         self.people = People(PeopleRepo(self.engine), settings)
         self.tables = Tables(self)
+        self.chat = Chat(ChatRepo(self.engine))
         # One worker: in-process bus and locks.  SPILLEBORD_REDIS (with PostgreSQL):
         # Redis pub/sub and PostgreSQL advisory locks across workers (scale/).
         self.scale = wiring.install(self)
@@ -79,6 +82,7 @@ class Hub:
                 log.exception("could not reload match %s (%s)", row.id, row.game)
         log.info("reloaded %d unfinished games", len(rows))
         await self.tables.start()
+        self.chat.start()
         # Import every game's bots and solver now, then move everything that exists at
         # start-up (modules, tables, reloaded games) out of the garbage collector's
         # reach: a full collection then scans only what the running games create, which
@@ -109,6 +113,7 @@ class Hub:
             await driver.stop()
         self.drivers.clear()
         await self.tables.stop()
+        await self.chat.stop()
         await self.scale.stop()
         if self._writer is not None:
             await asyncio.to_thread(self._writer.close)

@@ -289,6 +289,11 @@ class Connection:
         else:
             self.push(_msg("choices", version, {"target": target, "actions": meanings}))
 
+    async def on_chat(self, _v: Any, d: dict[str, Any]) -> None:
+        """A line of table chat (server/chat.py): everyone at the match gets it."""
+        player = None if self.seat is None else self.session.seats[self.seat].player_id
+        await self.hub.chat.say(self.session.id, self.seat, player, self.session.version, d)
+
     async def on_hint(self, _v: Any, _d: dict[str, Any]) -> None:
         await self._solve("hint")
 
@@ -334,7 +339,7 @@ HANDLERS: dict[str, Handler] = {
     "hello": Connection.on_hello, "ping": Connection.on_ping, "sync": Connection.on_sync,
     "act": Connection.on_act, "undo": Connection.on_undo, "redo": Connection.on_redo,
     "click": Connection.on_click, "hint": Connection.on_hint,
-    "verdict": Connection.on_verdict,
+    "verdict": Connection.on_verdict, "chat": Connection.on_chat,
 }
 
 
@@ -368,6 +373,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
     token = ws.query_params.get("token")
     seated = conn.take_seat(token) if token else True
     unsubscribe = hub.bus.subscribe(session.id, conn.on_event)
+    unchat = hub.chat.listen(session.id, conn.push)
     conn.welcome()  # always the first message; a bad ?token= is refused right after
     if not seated:
         conn.bad_token(None)
@@ -389,6 +395,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
         conn.closed = True
         unsubscribe()
         session.seat_listeners.remove(conn.push)
+        unchat()
         session.detach(conn.seat)
         sender.cancel()
         hub.release(session)

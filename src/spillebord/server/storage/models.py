@@ -130,3 +130,21 @@ open_tables = Table(
     Column("filled", DateTime(timezone=True), nullable=True),
     Index("ix_open_tables_changed", "changed"),
 )
+
+# Table chat (issue 15): kept with the match, shown live to its sockets and in its replay.
+# A quick phrase is stored as its key (each reader sees it in their own language).
+chat = Table(
+    "chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("match_id", String(32), ForeignKey("matches.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("player_id", String(32), nullable=True),
+    Column("name", String(20), nullable=True),
+    Column("text", Text, nullable=False),
+    Column("phrase", String(32), nullable=True),
+    Column("version", Integer, nullable=False),  # the game's version when it was said
+    Column("time", DateTime(timezone=True), nullable=False),
+    Index("ix_chat_match", "match_id"),
+    Index("ix_chat_time", "time"),
+)

@@ -137,6 +137,9 @@ export const signOut = () => request("DELETE", "/api/session");
 export const changePassword = (oldPassword, newPassword) =>
   request("PUT", "/api/account/password", { old_password: oldPassword, new_password: newPassword });
 
+/** @param {string} id @returns {Promise<import("./protocol").ChatLog>} */
+export const getChat = (id) => request("GET", `/api/matches/${encodeURIComponent(id)}/chat`);
+
 // Open tables (docs/protocol.md, "Open tables and quick match").
 /** @param {string} matchId @param {number | null} seat @returns {Promise<import("./protocol").SeatTaken>} */
 export const takeSeat = (matchId, seat) =>

@@ -10,6 +10,7 @@ import { cardName, t } from "./i18n.js";
 import { renderInvites, renderLog, renderOutcome, renderSeats, seatNamer, shortNamer } from "./panel.js";
 import { createExtras } from "./extras.js";
 import { createFairBox } from "./fair.js";
+import { createChat } from "./chat.js";
 import { mergeEvents, Session } from "./session.js";
 import { announce, choose, clearMessage, errorText, initPage, showMessage } from "./ui.js";
 
@@ -23,6 +24,7 @@ let mySeat = null;
 let renderer = null;
 let extras = null; // rules, and the solitaires' clock, best result and replay of the deal
 let fairBox = null; // the table games' sealed deal and its check at the end
+let chat = null; // table games: the table chat (chat.js)
 let last = null;
 const log = debug.log;
 let seatName = (i) => t("seat.player", { n: i + 1 });
@@ -203,12 +205,17 @@ async function main() {
       $("role").textContent = mySeat === null ? t("play.spectator") : "";
       $("role").hidden = mySeat !== null;
       redrawSeats();
+      chat?.refresh();
     },
     onState,
+    onChat(d) {
+      chat?.add(d);
+    },
     onSeats(d) {
       match = { ...match, seats: d.seats };
       seatName = seatNamer(match, mySeat);
       redrawSeats();
+      chat?.refresh();
     },
     onError(d) {
       if (d.code === "bad_token") {
@@ -273,6 +280,10 @@ async function main() {
     },
   });
   debug.session = session;
+  if (match.seats.length > 1 && $("chat")) {
+    chat = createChat($("chat"), { matchId, send: (d) => session.chat(d), seatName: (i) => seatName(i),
+      mySeat: () => mySeat, seats: match.seats.length });
+  }
   session.watchNetwork();
   session.connect();
   renderer = (await modPromise).createRenderer($("board"), ctx);

@@ -508,6 +508,28 @@ export interface ChoicesData {
   actions: string[];
 }
 
+/** @wire ← chat, GET /api/matches/{id}/chat */
+export interface ChatLine {
+  id: number;
+  seat: number;
+  name: string | null;
+  text: string;
+  phrase: string | null;
+  version: number;
+  time: string;
+}
+
+/** @wire GET /api/matches/{id}/chat */
+export interface ChatLog {
+  messages: ChatLine[];
+}
+
+/** @wire → chat */
+export interface ChatData {
+  text?: string;
+  phrase?: string;
+}
+
 /** @wire ← pong */
 export type PongData = { [key: string]: unknown };
 
@@ -519,7 +541,8 @@ export type ServerMessage =
   | Frame<"hint", HintData>
   | Frame<"verdict", VerdictData>
   | Frame<"choices", ChoicesData>
-  | Frame<"pong", PongData>;
+  | Frame<"pong", PongData>
+  | Frame<"chat", ChatLine>;
 
 /** @wire → hello */
 export interface HelloData {
@@ -548,7 +571,8 @@ export type ClientMessage =
   | Frame<"click", ClickData>
   | Frame<"hint", Empty>
   | Frame<"verdict", Empty>
-  | Frame<"ping", { [key: string]: unknown }>;
+  | Frame<"ping", { [key: string]: unknown }>
+  | Frame<"chat", ChatData>;
 
 /** Every client message type with the type of its `d`. */
 export type ClientData = { [M in ClientMessage as M["t"]]: M["d"] };

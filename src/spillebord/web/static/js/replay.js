@@ -8,6 +8,8 @@
 
 import { getMatch, getRecord, loadToken } from "./api.js";
 import { formatTime } from "./extras.js";
+import { getChat, getMatch, getRecord, loadToken } from "./api.js";
+import { chatUpTo } from "./chat.js";
 import { cardName, currentLang, t } from "./i18n.js";
 import { seatNamer } from "./panel.js";
 import { el, errorText, initPage, showMessage } from "./ui.js";
@@ -19,6 +21,8 @@ let step = 0;
 let renderer = null;
 let timer = null;
 const views = new Map();
+let chatLines = []; // the table chat, shown up to the current step (chat.js)
+let chatSeatName = null;
 
 const describe = (a) =>
   renderer && renderer.describe ? renderer.describe(a) : a.replace(/\b([2-9TJQKA][CDHS]|JK)\b/g, (c) => cardName(c));
@@ -57,6 +61,10 @@ async function show(n) {
   $("actions").querySelector("li.current")?.scrollIntoView({ block: "nearest" });
   $("prev").disabled = $("first").disabled = step === 0;
   $("next").disabled = $("last").disabled = step === total;
+  if (chatLines.length && $("replay-chat")) {
+    $("replay-chat").replaceChildren(el("h2", { text: t("chat.title") }), chatUpTo(chatLines, step, chatSeatName));
+    $("replay-chat").hidden = false;
+  }
   const view = renderer ? await viewAt(step) : null;
   if (view && renderer) {
     renderer.update({ view, legal: [], seat: null, toMove: null, events: [], outcome: view.outcome || null });
@@ -85,6 +93,8 @@ async function main() {
   const fallback = { seats: Array.from({ length: rec.seats }, (_, i) => ({ seat: i, kind: "human" })) };
   const match = await getMatch(matchId).catch(() => fallback);
   const seatName = seatNamer(match, null);
+  chatSeatName = seatName;
+  if (rec.seats > 1) chatLines = (await getChat(matchId).catch(() => ({ messages: [] }))).messages;
   try {
     const mod = await import(`/static/js/games/${rec.game}.js`);
     const ctx = { act() {}, click() {}, say() {}, choose: async () => null, seatName, seatShort: seatName, seat: null, describe };

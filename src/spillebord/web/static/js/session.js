@@ -21,6 +21,7 @@ import { parseJson } from "./api.js";
  * @property {(d: import("./protocol").HintData) => void} [onHint]
  * @property {(d: import("./protocol").VerdictData) => void} [onVerdict]
  * @property {(d: import("./protocol").ChoicesData) => void} [onChoices]
+ * @property {(d: import("./protocol").ChatLine) => void} [onChat]
  * @property {(status: ConnectionStatus) => void} [onConnection]
  */
 /** @typedef {"connecting" | "open" | "lost" | "closed" | "not_found"} ConnectionStatus */
@@ -199,6 +200,9 @@ export class Session {
       case "choices":
         this.h.onChoices?.(msg.d);
         break;
+      case "chat":
+        this.h.onChat?.(msg.d);
+        break;
       default:
         break;
     }
@@ -242,6 +246,10 @@ export class Session {
   }
   verdict() {
     this.raw("verdict", {});
+  }
+  /** A line of table chat: text, or a quick phrase's key. @param {{ text?: string, phrase?: string }} d */
+  chat(d) {
+    this.raw("chat", d);
   }
 
   // Test and debug aid: drop the socket as a network failure would.

@@ -1,0 +1,151 @@
+"""The live lobby under load: many open tables, many lobby sockets, and the time a new
+table takes to reach every socket.  Prints a table.
+
+    python bench/lobby_feed.py                    # 1,000 tables, 500 sockets, 40 new tables
+    python bench/lobby_feed.py --quick            # 200 tables, 100 sockets, 15 new tables
+
+Starts ``spillebord serve`` (one worker, temporary SQLite) in its own process, opens
+``--tables`` public Gammel Jomfru tables over HTTP, connects ``--sockets`` WebSockets to
+/ws/lobby (each first gets the whole list), then opens ``--new`` more tables one at a
+time, 0.25 s apart, and measures for every (socket, new table) the time from sending
+the create request to the socket receiving that table's ``table`` message: median,
+p99 and max over all pairs.  Target (issue 15): p99 ≤ 200 ms at 1,000 tables and 500
+sockets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import httpx
+import websockets
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parents[1]
+BODY = {"game": "gammel_jomfru", "seats": ["me", "human", "human"], "public": True}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    exe = shutil.which("spillebord", path=str(Path(sys.executable).parent)) or "spillebord"
+    env = {**os.environ, "SPILLEBORD_RATE": "100000", "SPILLEBORD_WARM": "0"}
+    proc = subprocess.Popen([exe, "serve", "--port", str(port), "--db", f"sqlite:///{tmp}/b.db"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
+                            env=env)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen(url + "/api/games", timeout=2):
+                return proc, url
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+async def run(base: str, n_tables: int, n_sockets: int, n_new: int,
+              progress: Progress) -> tuple[list[float], float, int]:
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        task = progress.add_task("opening tables", total=n_tables)
+        gate = asyncio.Semaphore(8)
+
+        async def one() -> None:
+            async with gate:
+                r = await http.post("/api/matches", json=BODY)
+                assert r.status_code == 201, r.text
+            progress.advance(task)
+
+        await asyncio.gather(*(one() for _ in range(n_tables)))
+        ws_base = base.replace("http://", "ws://")
+        task = progress.add_task("connecting lobby sockets", total=n_sockets)
+        socks = []
+        snapshot_sizes = []
+        for _ in range(n_sockets):
+            s = await websockets.connect(f"{ws_base}/ws/lobby", max_size=2**26)
+            first = json.loads(await s.recv())
+            snapshot_sizes.append(len(first["d"]["tables"]))
+            socks.append(s)
+            progress.advance(task)
+        arrived: dict[str, list[float]] = {}
+
+        async def reader(s: websockets.ClientConnection) -> None:
+            async for text in s:
+                msg = json.loads(text)
+                if msg["t"] == "table":
+                    arrived.setdefault(msg["d"]["match_id"], []).append(time.perf_counter())
+
+        readers = [asyncio.create_task(reader(s)) for s in socks]
+        task = progress.add_task("new tables", total=n_new)
+        delays: list[float] = []
+        for _ in range(n_new):
+            sent = time.perf_counter()
+            r = await http.post("/api/matches", json=BODY)
+            match_id = r.json()["match_id"]
+            deadline = time.perf_counter() + 10
+            while len(arrived.get(match_id, [])) < n_sockets and time.perf_counter() < deadline:
+                await asyncio.sleep(0.005)
+            got = arrived.get(match_id, [])
+            delays += [t - sent for t in got]
+            delays += [10.0] * (n_sockets - len(got))  # never arrived: counted as 10 s
+            progress.advance(task)
+            await asyncio.sleep(0.25)
+        for t in readers:
+            t.cancel()
+        for s in socks:
+            await s.close()
+        return delays, statistics.median(snapshot_sizes), len(socks)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=1000)
+    ap.add_argument("--sockets", type=int, default=500)
+    ap.add_argument("--new", type=int, default=40)
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    if args.quick:
+        args.tables, args.sockets, args.new = 200, 100, 15
+    console = Console()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, base = start_server(Path(tmp))
+        try:
+            with Progress(console=console, transient=True) as progress:
+                delays, listed, n = asyncio.run(run(base, args.tables, args.sockets, args.new,
+                                                    progress))
+        finally:
+            proc.terminate()
+            proc.wait(20)
+    delays.sort()
+    ms = [d * 1000 for d in delays]
+    table = Table(title="A new table reaching every lobby socket (one worker)")
+    for col in ("open tables", "sockets", "pairs", "median ms", "p99 ms", "max ms"):
+        table.add_column(col)
+    p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
+    table.add_row(str(int(listed)), str(n), str(len(ms)), f"{statistics.median(ms):.1f}",
+                  f"{p99:.1f}", f"{ms[-1]:.1f}")
+    console.print(table)
+    console.print(f"cores: {os.cpu_count()}; load average: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""Table chat against the real app and SQLite (issue 15): a line reaches both seats
+and a spectator exactly as written (markup is only text), quick phrases by key, the
+refusals (too long, empty, control characters, unknown phrase, a spectator writing,
+too fast) each change nothing, and the chat is kept with the match."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from tests.server.live import Client, LiveServer, create
+
+GAME = "gammel_jomfru"
+
+
+async def chats(c: Client, n: int) -> list[dict[str, Any]]:
+    got = []
+    while len(got) < n:
+        msg = await c.recv(5)
+        if msg["t"] == "chat":
+            got.append(msg["d"])
+        else:
+            assert msg["t"] in ("state", "welcome"), msg
+    return got
+
+
+async def error_of(c: Client) -> dict[str, Any]:
+    while True:
+        msg = await c.recv(5)
+        if msg["t"] == "error":
+            return dict(msg["d"])
+        assert msg["t"] in ("state", "welcome", "chat"), msg
+
+
+async def test_chat_at_the_table(server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
+        host = (await http.post("/api/players")).json()["player_id"]
+        await http.put("/api/me/name", json={"name": f"Snakke {host[:6]}"},
+                       headers={"X-Player": host})
+        made = await create(server.http, game=GAME, seats=["me", "human"], player=host)
+        claimed = (await http.post(f"/api/invites/{made['invites'][0]['code']}/claim",
+                                   json={})).json()
+    a = await Client.open(server.ws, made["match_id"], made["token"])
+    b = await Client.open(server.ws, made["match_id"], claimed["token"])
+    watcher = await Client.open(server.ws, made["match_id"])
+    for c in (a, b, watcher):
+        await c.expect("welcome")
+        await c.expect("state")
+    line = "<b>Hej</b> & <script>alert(1)</script> 'godt' \"spil\" 🂡"
+    await a.send("chat", text=f"  {line}  ")
+    for c in (a, b, watcher):
+        [got] = await chats(c, 1)
+        assert got["text"] == line and got["seat"] == 0 and got["phrase"] is None
+        assert got["name"] == f"Snakke {host[:6]}" and isinstance(got["id"], int)
+    await b.send("chat", phrase="good_game")
+    for c in (a, b, watcher):
+        [got] = await chats(c, 1)
+        assert got["phrase"] == "good_game" and got["text"] == "" and got["seat"] == 1
+        assert got["name"] is None
+    # Refusals: each an error to the sender only, nothing stored.
+    for d, code, key in (({"text": "x" * 301}, "bad_chat", "server.chat_long"),
+                         ({"text": "   "}, "bad_chat", "server.chat_empty"),
+                         ({"text": "to\nlinjer"}, "bad_chat", "server.chat_characters"),
+                         ({"text": "skjult\u202etekst"}, "bad_chat", "server.chat_characters"),
+                         ({"phrase": "<b>"}, "bad_chat", "server.chat_phrase"),
+                         ({"text": 7}, "malformed", None)):
+        await b.send("chat", **d)
+        err = await error_of(b)
+        assert err["code"] == code and err.get("key") == key and err["ref"] == "chat"
+    await watcher.send("chat", text="må jeg?")
+    assert (await error_of(watcher))["code"] == "spectator"
+    # Too fast: the burst is five lines (one was said above), then one every 2 s.
+    for i in range(4):
+        await a.send("chat", text=f"linje {i}")
+    await a.send("chat", text="én for meget")
+    err = await error_of(a)
+    assert err["code"] == "chat_slow" and err["key"] == "server.chat_slow"
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
+        kept = (await http.get(f"/api/matches/{made['match_id']}/chat")).json()["messages"]
+    assert [m["text"] or m["phrase"] for m in kept] == [
+        line, "good_game", "linje 0", "linje 1", "linje 2", "linje 3"]
+    assert all(m["version"] == 0 for m in kept)
+    for c in (a, b, watcher):
+        await c.close()
