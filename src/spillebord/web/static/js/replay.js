@@ -6,10 +6,9 @@
 // (GET /api/matches/{id}/replay?step=N, see docs/web.md "Requests to the server");
 // without it the page shows the record as text.  A deal or a record is shared as a link.
 
-import { getMatch, getRecord, loadToken } from "./api.js";
-import { formatTime } from "./extras.js";
 import { getChat, getMatch, getRecord, loadToken } from "./api.js";
 import { chatUpTo } from "./chat.js";
+import { formatTime } from "./extras.js";
 import { cardName, currentLang, t } from "./i18n.js";
 import { seatNamer } from "./panel.js";
 import { el, errorText, initPage, showMessage } from "./ui.js";
