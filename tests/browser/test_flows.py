@@ -58,9 +58,19 @@ def in_thread(coro: Any) -> Any:
     """Run a coroutine to its end in a thread of its own (Playwright's sync API holds an
     event loop in the main thread)."""
     box: list[Any] = []
-    thread = threading.Thread(target=lambda: box.append(asyncio.run(coro)))
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            box.append(asyncio.run(coro))
+        except BaseException as exc:  # re-raised in the test's thread
+            failed.append(exc)
+
+    thread = threading.Thread(target=run)
     thread.start()
     thread.join(240)
+    if failed:
+        raise failed[0]
     assert box, "the websocket player did not finish"
     return box[0]
 
@@ -191,3 +201,37 @@ def test_a_dropped_connection_is_announced(contexts: Any, server: str) -> None:
     a.wait_for_selector("#connection", state="hidden", timeout=15000)
     presence(a, 0, "online", 10000)
     presence(b, 0, "online", 10000)
+
+
+async def play_line(server: str, match_id: str, token: str, line: list[str]) -> dict[str, Any]:
+    """Play the action texts of ``line`` for seat 0 over a websocket; the final state."""
+    c = await Client.open(server.replace("http", "ws", 1), match_id, token)
+    try:
+        await c.until(lambda s: bool(s["legal"]))
+        for action in line:
+            v = c.version
+            await asyncio.sleep(0.04)  # the server allows 50 messages a second
+            await c.send("act", action=action)
+            await c.until(lambda s, v=v: c.version > v)
+        return await c.until(lambda s: s["outcome"] is not None)
+    finally:
+        await c.close()
+
+
+def test_one_bonus_at_a_studenter_win_in_pass_3(page: Any, server: str) -> None:
+    """A win in pass 3: the panel and the board's corner give the same bonus (1), the
+    outcome's."""
+    need_game("studenter")
+    from spillebord import games, solvers
+
+    result = solvers.load("studenter").solve(games.load("studenter").new(deal=0, seats=1), 20.0)
+    assert result.verdict == "winnable" and result.line.count("redeal") == 2
+    made = api(server, "/api/matches", {"game": "studenter", "deal": 0})
+    final = in_thread(play_line(server, made["match_id"], made["token"], list(result.line)))
+    assert final["outcome"]["bonus"] == 1 and final["view"]["pass"] == 3
+    page.goto(server + made["play_url"])
+    board_shown(page, over=True)
+    numbers = re.compile(r"\d+")
+    panel = numbers.findall(page.inner_text("#outcome h2"))
+    corner = numbers.findall(page.inner_text("#board .bonus-corner"))
+    assert panel == ["1"] and corner == ["3", "1"], (panel, corner)

@@ -187,7 +187,9 @@ export function createRenderer(root, ctx) {
     drawRow(v);
     drawHelpers(v);
     drawStockWaste(v);
-    corner.textContent = t("studenter.corner", { pass: v.pass, bonus: v.outcome ? 0 : v.bonus });
+    // One bonus everywhere: once the game is over it is the outcome's (as in the panel),
+    // before that the bonus the current pass would give.
+    corner.textContent = t("studenter.corner", { pass: v.pass, bonus: v.outcome ? v.outcome.bonus : v.bonus });
     allMoves.disabled = !state.legal.length;
     animateLast(before);
     if (hadFocus) {
