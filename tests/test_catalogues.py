@@ -57,3 +57,18 @@ def test_catalogue_reasons_are_non_empty_sentences() -> None:
         for k, text in catalogue(lang).items():
             if k.startswith("refused."):
                 assert text.strip() and text.rstrip().endswith((".", ")")), (lang, k)
+
+
+def test_every_bot_and_level_has_a_name_in_both_catalogues() -> None:
+    """The page names bots and levels from the catalogues (panel.js botName), never by
+    their keys."""
+    from spillebord import bots, games
+
+    for lang in LANGS:
+        cat = catalogue(lang)
+        for key in list(games.keys()):
+            for name in bots.names(key):
+                assert cat.get(f"bot.{name}", "").strip(), (lang, key, name)
+                assert name not in cat[f"bot.{name}"].lower(), (lang, name)
+            for level in bots.levels(key):
+                assert cat.get(f"level.{level}", "").strip(), (lang, key, level)
