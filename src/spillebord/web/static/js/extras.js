@@ -1,11 +1,10 @@
-// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // What players of solitaire and board-game sites expect beside the board: the rules of
 // the game in a dialog ("Regler", every game), and for the solitaires the clock (time
 // played and moves, from the server's `clock`, ticking on between moves), "play this
 // deal again" and the player's best result on this deal (GET /api/players/{id}/best).
 // play.js calls createExtras once and update(state) on every `state`.
 
-import { createMatch, getBest, rememberMatch, saveToken } from "./api.js";
+import { ApiError, createMatch, getBest, rememberMatch, saveToken } from "./api.js";
 import { currentLang, t } from "./i18n.js";
 import { el, errorText, showMessage } from "./ui.js";
 
@@ -14,18 +13,21 @@ import { el, errorText, showMessage } from "./ui.js";
 const IDLE_CAP = 60;
 
 // 75.4 → "1:15"; 3725 → "1:02:05".
+/** @param {number} seconds */
 export function formatTime(seconds) {
   const s = Math.max(0, Math.floor(seconds));
-  const two = (n) => String(n).padStart(2, "0");
+  const two = (/** @type {number} */ n) => String(n).padStart(2, "0");
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   return h ? `${h}:${two(m)}:${two(s % 60)}` : `${m}:${two(s % 60)}`;
 }
 
+/** @param {number} moves @param {number} seconds */
 function clockText(moves, seconds) {
   return t("clock.text", { time: formatTime(seconds), moves });
 }
 
+/** @param {import("./protocol").BestResult} b */
 export function bestText(b) {
   if (!b.best) return t("best.none");
   const r = b.best;
@@ -35,6 +37,7 @@ export function bestText(b) {
 }
 
 // The rules dialog: the pre-rendered, escaped fragment of docs/rules (web/rules.py).
+/** @param {string} game @param {string} gameName @param {HTMLElement} opener */
 async function showRules(game, gameName, opener) {
   const dlg = el("dialog", { class: "rules-dialog", "aria-labelledby": "rules-title" });
   const body = el("div", { class: "rules-body" });
@@ -62,8 +65,12 @@ async function showRules(game, gameName, opener) {
   }
 }
 
+/**
+ * @param {{ match: import("./protocol").MatchInfo, gameName: string }} page
+ * @returns {{ update(d: import("./protocol").StateData): void }}
+ */
 export function createExtras({ match, gameName }) {
-  const $ = (id) => document.getElementById(id);
+  const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
   const rules = $("rules");
   rules.hidden = false;
   rules.addEventListener("click", () => showRules(match.game, gameName, rules));
@@ -72,9 +79,10 @@ export function createExtras({ match, gameName }) {
 
   const clock = $("clock");
   const best = $("best");
-  const restart = $("restart");
+  const restart = /** @type {HTMLButtonElement} */ ($("restart"));
   const player = localStorage.getItem("spillebord.player");
-  let base = null; // {moves, seconds, at: performance.now() of receipt, running}
+  /** @type {{ moves: number, seconds: number, at: number, running: boolean } | null} at: performance.now() of receipt */
+  let base = null;
   const paint = () => {
     if (!base) return;
     const extra = base.running ? Math.min(IDLE_CAP, (performance.now() - base.at) / 1000) : 0;
@@ -84,10 +92,11 @@ export function createExtras({ match, gameName }) {
 
   async function loadBest() {
     if (!player || match.deal === null || match.deal === undefined) return;
+    const deal = match.deal;
     try {
-      const b = await getBest(player, match.game, match.deal, match.flags || {});
+      const b = await getBest(player, match.game, deal, match.flags || {});
       best.hidden = false;
-      best.replaceChildren(el("h2", { text: t("best.title", { deal: match.deal }) }),
+      best.replaceChildren(el("h2", { text: t("best.title", { deal }) }),
         el("p", { text: bestText(b) }));
     } catch {
       best.hidden = true;
@@ -95,22 +104,26 @@ export function createExtras({ match, gameName }) {
   }
 
   if (match.deal !== null && match.deal !== undefined) {
+    // A solitaire's deal number (a long chosen one arrives as digits: the server reads both).
+    const deal = /** @type {number} */ (match.deal);
     restart.hidden = false;
     restart.addEventListener("click", async () => {
       restart.disabled = true;
       try {
-        const res = await createMatch({ game: match.game, seats: ["me"], deal: match.deal, flags: match.flags || {} });
+        const res = await createMatch({ game: match.game, seats: ["me"], deal, flags: match.flags || {} });
         if (res.token) saveToken(res.match_id, res.token);
         rememberMatch({ match_id: res.match_id, game: match.game });
         location.href = `/play/${res.match_id}`;
       } catch (err) {
-        showMessage(errorText(err.code, err.reason, err), "error");
+        const e = err instanceof ApiError ? err : new ApiError(0, "unknown", String(err));
+        showMessage(errorText(e.code, e.reason, e), "error");
         restart.disabled = false;
       }
     });
   }
   loadBest();
 
+  /** @type {boolean | null} */
   let finished = null;
   return {
     update(d) {

@@ -1,4 +1,3 @@
-// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // The replay page (/replay/{match_id}): the finished game's record (GET
 // /api/matches/{id}/record) as a list of steps to walk through with the buttons, the
 // arrow keys or a click on a step.  The browser cannot compute positions (no rules
@@ -6,26 +5,38 @@
 // (GET /api/matches/{id}/replay?step=N, see docs/web.md "Requests to the server");
 // without it the page shows the record as text.  A deal or a record is shared as a link.
 
-import { getChat, getMatch, getRecord, loadToken } from "./api.js";
+import { ApiError, getChat, getMatch, getRecord, loadToken } from "./api.js";
 import { chatUpTo } from "./chat.js";
 import { formatTime } from "./extras.js";
 import { cardName, currentLang, t } from "./i18n.js";
 import { seatNamer } from "./panel.js";
 import { el, errorText, initPage, showMessage } from "./ui.js";
 
-const $ = (id) => document.getElementById(id);
-const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
-let record = null;
-let step = 0;
-let renderer = null;
-let timer = null;
-const views = new Map();
-let chatLines = []; // the table chat, shown up to the current step (chat.js)
-let chatSeatName = null;
+/** @typedef {import("./protocol").GameView} GameView */
 
-const describe = (a) =>
+/** The page's element with this id (replay.html has them all). */
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** A button of the page. */
+const button = (/** @type {string} */ id) => /** @type {HTMLButtonElement} */ ($(id));
+const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+/** @type {import("./protocol").RecordResponse} set by main() before anything is shown */
+let record = /** @type {any} */ (null);
+let step = 0;
+/** @type {import("./board").Renderer | null} */
+let renderer = null;
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let timer;
+/** @type {Map<number, GameView | null>} */
+const views = new Map();
+/** @type {import("./protocol").ChatLine[]} the table chat, shown up to the current step (chat.js) */
+let chatLines = [];
+/** @type {(seat: number) => string} */
+let chatSeatName = (seat) => String(seat + 1);
+
+const describe = (/** @type {string} */ a) =>
   renderer && renderer.describe ? renderer.describe(a) : a.replace(/\b([2-9TJQKA][CDHS]|JK)\b/g, (c) => cardName(c));
 
+/** @type {boolean | null} */
 let hasViews = null;
 
 // Ask the API description once whether the server offers step views (no 404 noise).
@@ -33,7 +44,7 @@ async function serverHasViews() {
   if (hasViews === null) {
     try {
       const spec = await fetch("/openapi.json").then((r) => r.json());
-      hasViews = Object.keys(spec.paths || {}).some((p) => p.startsWith("/api/matches/{") && p.endsWith("/replay"));
+      hasViews = Object.keys(spec.paths || {}).some((/** @type {string} */ p) => p.startsWith("/api/matches/{") && p.endsWith("/replay"));
     } catch {
       hasViews = false;
     }
@@ -41,32 +52,39 @@ async function serverHasViews() {
   return hasViews;
 }
 
+/** @param {number} n @returns {Promise<GameView | null>} */
 async function viewAt(n) {
-  if (views.has(n)) return views.get(n);
+  if (views.has(n)) return views.get(n) ?? null;
   if (!(await serverHasViews())) return null;
   const token = loadToken(matchId);
+  /** @type {{ [name: string]: string }} */
   const headers = token ? { Authorization: `Bearer ${token}` } : {};
   const res = await fetch(`/api/matches/${encodeURIComponent(matchId)}/replay?step=${n}`, { headers });
-  const view = res.ok ? (await res.json()).view : null;
+  /** @type {GameView | null} */
+  const view = res.ok ? /** @type {import("./protocol").ReplayStep} */ (await res.json()).view : null;
   views.set(n, view);
   return view;
 }
 
+/** @param {number} n */
 async function show(n) {
   const total = record.record.actions.length;
   step = Math.max(0, Math.min(total, n));
   $("step").textContent = t("replay.step", { n: step, total });
-  for (const li of $("actions").children) li.classList.toggle("current", Number(li.dataset.step) === step);
+  for (const li of $("actions").children) {
+    if (li instanceof HTMLElement) li.classList.toggle("current", Number(li.dataset.step) === step);
+  }
   $("actions").querySelector("li.current")?.scrollIntoView({ block: "nearest" });
-  $("prev").disabled = $("first").disabled = step === 0;
-  $("next").disabled = $("last").disabled = step === total;
+  button("prev").disabled = button("first").disabled = step === 0;
+  button("next").disabled = button("last").disabled = step === total;
   if (chatLines.length && $("replay-chat")) {
     $("replay-chat").replaceChildren(el("h2", { text: t("chat.title") }), chatUpTo(chatLines, step, chatSeatName));
     $("replay-chat").hidden = false;
   }
   const view = renderer ? await viewAt(step) : null;
   if (view && renderer) {
-    renderer.update({ view, legal: [], seat: null, toMove: null, events: [], outcome: view.outcome || null });
+    const outcome = /** @type {import("./protocol").Outcome | undefined} */ (view.outcome);
+    renderer.update({ view, legal: [], seat: null, toMove: null, events: [], outcome: outcome || null });
     $("board").hidden = false;
   } else {
     $("board").hidden = true;
@@ -78,10 +96,12 @@ async function main() {
   try {
     record = await getRecord(matchId, loadToken(matchId));
   } catch (err) {
-    showMessage(errorText(err.code, err.reason), "error");
+    const e = err instanceof ApiError ? err : new ApiError(0, "unknown", String(err));
+    showMessage(errorText(e.code, e.reason, e), "error");
     return;
   }
   const rec = record.record;
+  /** @type {import("./protocol").GameInfo[]} */
   const games = await fetch("/api/games").then((r) => r.json());
   const info = games.find((g) => g.key === rec.game);
   const name = info ? info.name[currentLang()] || info.name.da : rec.game;
@@ -102,7 +122,7 @@ async function main() {
     renderer = null;
   }
   const seatOf = record.events.filter((e) => e.kind === "act");
-  const ol = $("actions");
+  const ol = /** @type {HTMLOListElement} */ ($("actions"));
   ol.start = 0;
   ol.append(el("li", { "data-step": "0" }, el("button", { type: "button", text: t("replay.start"), onclick: () => show(0) })));
   rec.actions.forEach((a, i) => {
@@ -111,7 +131,7 @@ async function main() {
       el("button", { type: "button", text: `${who}${describe(a)}`, onclick: () => show(i + 1) })));
   });
   if (rec.seats === 1) {
-    const link = $("same-deal");
+    const link = /** @type {HTMLAnchorElement} */ ($("same-deal"));
     link.hidden = false;
     link.href = `/?game=${rec.game}&deal=${rec.deal}`;
   }
