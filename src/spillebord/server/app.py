@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from spillebord import games
-from spillebord.server import api, apidocs, pages
+from spillebord.server import api, apidocs, ops, pages
 from spillebord.server.errors import Refusal
 from spillebord.server.guards import Guards
 from spillebord.server.hub import Hub
@@ -70,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": {"code": "bad_request", "reason": reason,
                                         "errors": errors}}, status_code=422)
 
+    app.include_router(ops.router)
     app.include_router(api.router)
     app.include_router(people_routes.router)
     app.include_router(table_routes.router)

@@ -16,6 +16,7 @@ from spillebord.server.bots_runner import BotDriver
 from spillebord.server.chat import Chat
 from spillebord.server.compute import Compute
 from spillebord.server.errors import Refusal
+from spillebord.server.ops import Ops
 from spillebord.server.people.service import People
 from spillebord.server.scale import wiring
 from spillebord.server.sessions import Session, token_hash
@@ -52,6 +53,7 @@ class Hub:
         self.bus = self.scale.bus
         self.serializer = self.scale.serializer
         self.compute = Compute(settings.solver_pool, settings.bot_pool)
+        self.ops = Ops(self)  # health, readiness, drain (server/ops.py)
         self.sessions: dict[str, Session] = {}
         self.drivers: dict[str, BotDriver] = {}
         self._writer: GroupWriter | None = None

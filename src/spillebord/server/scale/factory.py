@@ -58,6 +58,10 @@ class ScaleOut:
             await self.parts.serializer.close()
             await self.parts.leases.close()
 
+    async def redis_ok(self) -> bool | None:
+        """Whether Redis answers (None: one worker, no Redis)."""
+        return None if self.parts is None else await self.parts.bus.ping()
+
     async def may_drive(self, match_id: str) -> bool:
         """Whether this worker should play the match's bots now."""
         return self.parts is None or await self.parts.leases.acquire(match_id)

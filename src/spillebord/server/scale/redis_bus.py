@@ -107,6 +107,15 @@ class RedisBus:
                 await asyncio.wait_for(self._client.aclose(), STOP_TIMEOUT)
 
     # -- the EventBus seam ----------------------------------------------------------------
+    async def ping(self, timeout: float = 1.0) -> bool:
+        """Whether Redis answers a PING within ``timeout`` seconds (for /readyz)."""
+        if self._client is None:
+            return False
+        try:
+            return bool(await asyncio.wait_for(self._client.ping(), timeout))
+        except Exception:  # down, refused, timed out: not ready
+            return False
+
     def subscribe(self, match_id: str, listener: Listener) -> Callable[[], None]:
         return self._listeners.subscribe(match_id, listener)
 
