@@ -195,7 +195,7 @@ class Hub:
         if session is not None:
             session.seats[seat].token_hash = token_hash(token)
             session.seats[seat].player_id = player
-            session.announce_change()  # every socket sees the seat taken
+            session.seats_changed()  # every socket sees the seat taken
         if session is None:
             session = await self.get(match_id)
             self.release(session)

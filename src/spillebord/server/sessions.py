@@ -173,6 +173,7 @@ class Session:
             self.connected[seat] = self.connected.get(seat, 0) + 1
             self.hub.seat_sockets(self, seat)
             self.announce_change()
+            self.seats_changed()
 
     def detach(self, seat: int | None) -> None:
         if seat is not None:
@@ -181,16 +182,19 @@ class Session:
                 self.away_since[seat] = time.monotonic()
             self.hub.seat_sockets(self, seat)
             self.announce_change()
+            self.seats_changed()
 
     def announce_change(self) -> None:
         """Tell this worker's watchers (the bot driver) that seats or the position
-        changed, and its sockets the seats when they changed; the sockets hear of new
-        events through the bus."""
+        changed; the sockets hear of new events through the bus."""
         for callback in self.on_change:
             callback()
+
+    def seats_changed(self) -> None:
+        """A seat was claimed, or its presence changed: tell this worker's sockets (one
+        ``seats`` message after the current handler — a hello's own welcome goes first —
+        for a burst of changes)."""
         if self.seat_listeners and not self._seats_due:
-            # After the current handler: a hello's own welcome goes first, and a burst
-            # of changes makes one message.
             self._seats_due = True
             asyncio.get_running_loop().call_soon(self.tell_seats)
 

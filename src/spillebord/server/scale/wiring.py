@@ -102,6 +102,7 @@ def _presence_hook(hub: Hub) -> Callable[[str], None]:
                 session.away_since[seat] = time.monotonic()
         elsewhere[match_id] = now_there
         session.announce_change()
+        session.seats_changed()  # the sockets here see the seats there
 
     return changed
 
