@@ -21,8 +21,55 @@ def catalogue(lang: str) -> dict[str, str]:
     return data
 
 
+def _closing(text: str, open_at: int) -> int:
+    depth = 0
+    for i in range(open_at, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    raise AssertionError(f"unbalanced braces in {text!r}")
+
+
+PLURAL = re.compile(r"^\s*(\w+)\s*,\s*plural\s*,(.*)$", re.S)
+
+
+def parse_message(text: str) -> tuple[set[str], list[tuple[str, dict[str, str]]]]:
+    """The placeholders of a catalogue string (as js/i18n.js reads it: ``{name}`` and
+    ICU-style ``{name, plural, one {…} other {…}}``) and its plural blocks as (name,
+    {selector: branch})."""
+    names: set[str] = set()
+    blocks: list[tuple[str, dict[str, str]]] = []
+    i = 0
+    while (start := text.find("{", i)) >= 0:
+        end = _closing(text, start)
+        body = text[start + 1 : end]
+        m = PLURAL.match(body)
+        if m:
+            names.add(m.group(1))
+            branches: dict[str, str] = {}
+            rest = m.group(2)
+            j = 0
+            while (b := rest.find("{", j)) >= 0:
+                e = _closing(rest, b)
+                branches[rest[j:b].strip()] = rest[b + 1 : e]
+                j = e + 1
+            assert rest[j:].strip() == "", f"text after the last branch in {text!r}"
+            blocks.append((m.group(1), branches))
+            for branch in branches.values():
+                inner, nested = parse_message(branch)
+                names |= inner
+                blocks += nested
+        else:
+            names.update(PLACEHOLDER.findall("{" + body + "}"))
+        i = end + 1
+    return names, blocks
+
+
 def placeholders(text: str) -> set[str]:
-    return set(PLACEHOLDER.findall(text))
+    return parse_message(text)[0]
 
 
 def check_reason(exc: Any, key: str, params: dict[str, str] | None = None,

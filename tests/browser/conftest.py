@@ -94,6 +94,11 @@ class Watched:
 
     def __init__(self, browser: Any, **kwargs: Any) -> None:
         self.context = browser.new_context(**kwargs)
+        # Tests click every move themselves: Gammel Jomfru's "play forced moves by
+        # themselves" (on for players) is off here unless a test turns it back on.
+        self.context.add_init_script(
+            "if (!sessionStorage.getItem('keep-autoplay')) "
+            "localStorage.setItem('spillebord.gj.autoplay', 'off')")
         self.errors: list[str] = []
         self.allowed: list[str] = []
 

@@ -144,3 +144,103 @@ def test_kugler_six_and_eight_seat_boards(contexts: Any, server: str) -> None:
         assert page.locator("#board .kg-marble").count() == n * 5
         assert page.locator("#role").inner_text().strip() != ""  # a spectator
         shot(page, f"kugler-{n}")
+
+
+CODE = r"\b(?:t\d{1,3}|s\d|h\d\.\d)\b"  # field codes: t54, s0, h1.3
+# Each tap area's width on screen and the distance to the nearest other one.
+HIT_SIZES = """els => els.map((e, i) => {
+  const r = e.getBoundingClientRect(); const c = [r.x + r.width / 2, r.y + r.height / 2];
+  let gap = Infinity;
+  els.forEach((o, j) => { if (j === i) return; const q = o.getBoundingClientRect();
+    gap = Math.min(gap, Math.hypot(q.x + q.width / 2 - c[0], q.y + q.height / 2 - c[1])); });
+  return { size: r.width, gap };
+})"""
+
+
+def screen_words(page: Any) -> str:
+    """Every word the player can read or hear: the text and the aria-labels."""
+    text: str = page.evaluate(
+        "() => document.body.innerText + '\\n' + [...document.querySelectorAll('[aria-label]')]"
+        ".map(e => e.getAttribute('aria-label')).join('\\n')")
+    return text
+
+
+@pytest.mark.parametrize(("lang", "width", "height"),
+                         [("da", 1366, 768), ("en", 390, 844)])
+def test_kugler_speaks_in_words_and_shows_the_way(contexts: Any, server: str, lang: str,
+                                                  width: int, height: int) -> None:
+    """No field code on screen (moves, the split prompt, the log, labels); the board marks
+    each seat's start field, home entry and home; a chosen marble's ways are drawn as
+    paths; the hand is in view without scrolling; on a touch phone every playable marble
+    and field has a tap area of at least 24 px and plays by tapping."""
+    import re
+
+    need_game("kugler")
+    bot = next(g for g in api(server, "/api/games") if g["key"] == "kugler")["bots"][0]
+    res = api(server, "/api/matches", {"game": "kugler", "deal": pick_deal(),
+                                       "seats": ["me"] + [{"bot": bot, "level": None}] * 3})
+    phone = width < 500
+    ctx = contexts(viewport={"width": width, "height": height}, has_touch=phone)
+    ctx.context.add_init_script(f"localStorage.setItem('spillebord.lang', '{lang}')")
+    page = ctx.new_page()
+    page.goto(server + res["play_url"])
+    wait_ready(page)
+    assert page.locator("#board .kg-entry").count() == 4
+    starts = page.locator("#board .kg-field.start").evaluate_all(
+        "els => els.map(e => e.getAttribute('fill'))")
+    assert len(starts) == 4 and all(starts)
+    pile = page.locator(".kg-hands .pill").last.inner_text()
+    assert pile.startswith("Kortbunken" if lang == "da" else "Draw pile"), pile
+    played = 0
+    for _ in range(40):
+        wait_my_turn(page, timeout=60000)
+        st = state(page)
+        if st["outcome"] or played >= 4:
+            break
+        page.evaluate("() => window.scrollTo(0, 0)")
+        hand = page.locator(".kg-hand").bounding_box()
+        assert hand and hand["y"] >= 0 and hand["y"] + hand["height"] <= height, hand
+        moves = [a for a in st["legal"] if not a.startswith("discard")]
+        assert set(st["moves"]) == set(st["legal"])  # the server's facts for each move
+        v = version(page)
+        if not moves:
+            play_by_button(page, st["legal"][0])
+        else:
+            action = max(moves, key=len)  # a split 7 when there is one
+            card, *steps = action.split(" ")
+            page.locator(f".kg-hand .card[data-code='{card}']").first.click()
+            buttons = page.locator(".kg-action").all_inner_texts()
+            assert buttons and not any(re.search(CODE, b) for b in buttons), buttons
+            for i, step_text in enumerate(steps):
+                src, dst = step_text.split("-")
+                if phone:
+                    for r in page.locator("#board .kg-hit").evaluate_all(HIT_SIZES):
+                        assert r["size"] >= min(24, r["gap"] - 0.5), r
+                    page.locator(f"#board .kg-hit[data-for='{src}']").first.tap()
+                else:
+                    marble(page, src).click()
+                # The marble's possible ways, one path each, ending on the targets.
+                page.wait_for_selector("#board .kg-path")
+                ends = page.locator("#board .kg-path").count()
+                assert ends == page.locator("#board .target").count()
+                words = screen_words(page)
+                assert not re.findall(CODE, words), re.findall(CODE, words)
+                if phone:
+                    # Each field to go to: 24 px, or half the way to the next target.
+                    for r in page.locator("#board .kg-hit").evaluate_all(HIT_SIZES):
+                        assert r["size"] >= min(24, r["gap"] - 0.5), r
+                    page.locator(f"#board .kg-hit[data-for='{dst}']").first.tap()
+                else:
+                    target(page, dst).click()
+                if i < len(steps) - 1:
+                    prompt = page.locator(".kg-step").inner_text()
+                    assert prompt and not re.search(CODE, prompt), prompt
+        wait_after(page, v, timeout=30000)
+        played += 1
+    assert played >= 2
+    log = page.locator("#log li").all_inner_texts()
+    assert log and not any(re.search(CODE, line) for line in log), log
+    card_word = ("klør", "ruder", "hjerter", "spar", "joker") if lang == "da" else \
+        ("clubs", "diamonds", "hearts", "spades", "joker")
+    assert all(any(w in line for w in card_word) for line in log), log
+    shot(page, f"kugler-words-{lang}-{width}")

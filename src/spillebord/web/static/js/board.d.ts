@@ -38,6 +38,9 @@ export interface Renderer<V = unknown> {
   showHint?(action: string): void;
   /** an action text in words, when the game words its own actions */
   describe?(action: string): string;
+  /** an `act` event as a whole log line from its move facts (who, which card, where);
+   * null: the page's "<seat>: <described action>" */
+  sentence?(ev: GameEvent): string | null;
   destroy?(): void;
 }
 

@@ -2,7 +2,7 @@
 // suit symbols is put in the page once; each card is a small element using it.
 // Colours come from CSS variables, so the four-colour option is one class on <body>.
 
-import { cardName, t } from "./i18n.js";
+import { cardName, has, t } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const SUIT_SHAPES = {
@@ -11,8 +11,13 @@ const SUIT_SHAPES = {
   S: '<path d="M50 3C36 24 6 38 6 60c0 14 11 22 22 22 8 0 15-4 19-10-1 10-5 18-13 25h32c-8-7-12-15-13-25 4 6 11 10 19 10 11 0 22-8 22-22C94 38 64 24 50 3z"/>',
   C: '<circle cx="50" cy="27" r="21"/><circle cx="26" cy="58" r="21"/><circle cx="74" cy="58" r="21"/><path d="M45 50h10l7 47H38z"/>',
 };
-/** @type {{ [rank: string]: string }} */
-const RANK_TEXT = { T: "10" };
+// The corner index of a rank in the page's language: Danish cards say E K D B (es,
+// konge, dame, bonde = knægt), English ones A K Q J (docs/glossary.md).
+/** @param {string} rank */
+function rankIndex(rank) {
+  const key = `index.${rank}`;
+  return has(key) ? t(key) : rank;
+}
 
 /**
  * @typedef {object} CardOpts
@@ -66,7 +71,7 @@ export function cardEl(code, opts = {}) {
     el.innerHTML = `<span class="rank">★</span><span class="joker-text" aria-hidden="true">JOKER</span>`;
     return el;
   }
-  const rank = RANK_TEXT[code[0]] || code[0];
+  const rank = rankIndex(code[0]);
   const suit = code[1];
   el.classList.add(`suit-${suit}`);
   el.innerHTML =
@@ -116,5 +121,5 @@ export function slotEl(opts = {}) {
 
 /** @param {string} code */
 export function rankText(code) {
-  return RANK_TEXT[code[0]] || code[0];
+  return rankIndex(code[0]);
 }

@@ -113,8 +113,11 @@ export function renderInvites(box, matchId, match) {
  * @param {SeatNamer} seatName
  * @param {boolean} solitaire
  * @param {(action: string) => string} [describe]
+ * @param {((ev: import("./protocol").GameEvent) => string) | null} [sentence] words an `act`
+ *   event as a whole line (who and what); undo and redo lines (solitaires) are
+ *   "fortrudt: …" with the described action.
  */
-export function renderLog(box, log, seatName, solitaire, describe = (a) => a) {
+export function renderLog(box, log, seatName, solitaire, describe = (a) => a, sentence = null) {
   box.innerHTML = "";
   if (!log.length) return;
   box.append(el("h2", { text: t("panel.last_moves") }));
@@ -125,7 +128,8 @@ export function renderLog(box, log, seatName, solitaire, describe = (a) => a) {
     if (ev.kind === "undo") text = t("log.undo", { action });
     if (ev.kind === "redo") text = t("log.redo", { action });
     const who = solitaire ? "" : `${seatName(ev.seat)}: `;
-    ol.append(el("li", { "data-seq": String(ev.seq) }, `${who}${text}`));
+    const line = sentence && ev.kind === "act" ? sentence(ev) : `${who}${text}`;
+    ol.append(el("li", { "data-seq": String(ev.seq) }, line));
   }
   box.append(ol);
 }

@@ -69,6 +69,15 @@ function describe(text) {
   return text.replace(/\b([2-9TJQKA][CDHS]|JK)\b/g, (c) => cardName(c));
 }
 
+// A move-log line and announcement for an event: the renderer's own sentence from the
+// server's move facts ("Computer 2 vendte hjerter otte"), else "<seat>: <action>".
+function sentence(ev) {
+  const own = renderer && renderer.sentence ? renderer.sentence(ev) : null;
+  if (own) return own;
+  const who = match.seats.length > 1 ? `${seatName(ev.seat)}: ` : "";
+  return who + describe(ev.action);
+}
+
 function updateToolbar(st) {
   const solitaire = match.seats.length === 1;
   const player = mySeat !== null && st.status !== "finished";
@@ -104,20 +113,17 @@ function onState(d, v) {
   mergeEvents(log, d.events || []);
   last = d;
   debug.state = d;
-  const st = { view: d.view, legal: d.legal, seat: mySeat, toMove: d.to_move, events: d.events || [], outcome: d.outcome };
+  const st = { view: d.view, legal: d.legal, moves: d.moves || {}, seat: mySeat, toMove: d.to_move, events: d.events || [], outcome: d.outcome };
   renderer.update(st);
   extras?.update(d);
   updateToolbar(d);
   $("status").textContent = statusText(d);
   renderSeats($("seats"), match, d, seatName);
   fairBox?.update(match, Boolean(d.outcome));
-  renderLog($("log"), log, seatName, match.seats.length === 1, describe);
+  renderLog($("log"), log, seatName, match.seats.length === 1, describe, sentence);
   renderOutcome($("outcome"), d.outcome, { ...match, match_id: matchId }, seatName, mySeat);
   const lastEv = (d.events || []).at(-1);
-  if (lastEv && lastEv.action) {
-    const who = match.seats.length > 1 ? `${seatName(lastEv.seat)}: ` : "";
-    announce(who + describe(lastEv.action));
-  }
+  if (lastEv && lastEv.action) announce(lastEv.kind === "act" ? sentence(lastEv) : describe(lastEv.action));
   // Benchmark hook: time from the message's arrival to the next painted frame.
   requestAnimationFrame(() => {
     debug.timings.push({ seq: lastEv?.seq ?? 0, ms: performance.now() - received });
@@ -244,7 +250,7 @@ async function main() {
       }
       showMessage(errorText(d.code, d.reason, d), "error");
       if (d.code === "bad_token") $("role").textContent = t("play.bad_token");
-      if (last) renderer.update({ view: last.view, legal: last.legal, seat: mySeat, toMove: last.to_move, events: [], outcome: last.outcome });
+      if (last) renderer.update({ view: last.view, legal: last.legal, moves: last.moves || {}, seat: mySeat, toMove: last.to_move, events: [], outcome: last.outcome });
     },
     onHint(d) {
       solverDone();

@@ -106,7 +106,7 @@ async function main() {
   const info = games.find((g) => g.key === rec.game);
   const name = info ? info.name[currentLang()] || info.name.da : rec.game;
   $("game-title").textContent = t("replay.title_game", { game: name });
-  $("summary").textContent = t("replay.summary", { deal: rec.deal, seats: rec.seats, n: rec.actions.length });
+  $("summary").textContent = t("replay.summary", { deal: rec.deal, seats: rec.seats, count: rec.actions.length });
   // A solitaire's time played (the move count above is the replay's own steps).
   if (record.clock) $("summary").textContent += ` ${t("clock.played", { time: formatTime(record.clock.seconds) })}`;
   const fallback = { seats: Array.from({ length: rec.seats }, (_, i) => ({ seat: i, kind: "human" })) };
@@ -127,8 +127,10 @@ async function main() {
   ol.append(el("li", { "data-step": "0" }, el("button", { type: "button", text: t("replay.start"), onclick: () => show(0) })));
   rec.actions.forEach((a, i) => {
     const who = rec.seats > 1 && seatOf[i] ? `${seatName(seatOf[i].seat)}: ` : "";
+    // Table games word each move from the event's move facts (the renderer's sentence).
+    const own = seatOf[i] && seatOf[i].action === a && renderer && renderer.sentence ? renderer.sentence(seatOf[i]) : null;
     ol.append(el("li", { "data-step": String(i + 1) },
-      el("button", { type: "button", text: `${who}${describe(a)}`, onclick: () => show(i + 1) })));
+      el("button", { type: "button", text: own || `${who}${describe(a)}`, onclick: () => show(i + 1) })));
   });
   if (rec.seats === 1) {
     const link = /** @type {HTMLAnchorElement} */ ($("same-deal"));

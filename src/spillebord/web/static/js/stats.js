@@ -79,7 +79,7 @@ export async function renderStats(box, player, games, { full = false } = {}) {
     const g = games.find((x) => x.key === key);
     return g ? g.name[currentLang()] || g.name.da : key;
   };
-  box.append(el("p", { class: "stats-summary", text: t("stats.summary", { games: s.games, finished: s.finished, wins: s.wins, bonus: s.bonus }) }));
+  box.append(el("p", { class: "stats-summary", text: t("stats.summary", { games: s.games, finished: s.finished, wins: s.wins, points: s.bonus }) }));
   if (!s.games) {
     box.append(el("p", { text: t("stats.none") }));
     return finished;

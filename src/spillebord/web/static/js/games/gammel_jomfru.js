@@ -4,7 +4,7 @@
 // that light up — exactly the targets of the server's legal actions (centre, cN, pN,
 // keep).  Nothing here knows where a card fits.
 
-import { backEl, cardEl, slotEl } from "../cards.js";
+import { backEl, cardEl, rankText, slotEl } from "../cards.js";
 import { cardName, t } from "../i18n.js";
 
 /** @typedef {import("../board").RenderState<import("./views").GammelJomfruView>} State */
@@ -22,9 +22,31 @@ export function createRenderer(root, ctx) {
   const centre = document.createElement("div");
   centre.className = "gj-centre";
   centre.setAttribute("aria-label", t("gj.centre"));
-  root.append(table);
+  // The setting "play forced moves by themselves" (on unless the player turned it off):
+  // a turn whose legal list holds one action is sent after a short pause.
+  const autoKey = "spillebord.gj.autoplay";
+  const auto = document.createElement("label");
+  auto.className = "gj-auto";
+  const autoBox = document.createElement("input");
+  autoBox.type = "checkbox";
+  autoBox.checked = localStorage.getItem(autoKey) !== "off";
+  autoBox.addEventListener("change", () => {
+    localStorage.setItem(autoKey, autoBox.checked ? "on" : "off");
+    if (state) planAuto();
+  });
+  auto.append(autoBox, " ", t("gj.autoplay"));
+  root.append(auto, table);
   /** @type {State} the latest state: update() sets it before anything is drawn */
   let state = /** @type {any} */ (null);
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let autoTimer;
+
+  function planAuto() {
+    clearTimeout(autoTimer);
+    if (!autoBox.checked || state.legal.length !== 1) return;
+    const only = state.legal[0];
+    autoTimer = setTimeout(() => ctx.act(only), 350);
+  }
 
   /** @param {HTMLElement} el @param {string} action */
   function actButton(el, action) {
@@ -66,9 +88,9 @@ export function createRenderer(root, ctx) {
     let down;
     if (v.down_counts[s] > 0) {
       down = backEl({ button: mineToTurn, count: v.down_counts[s],
-        label: t("gj.down_label", { n: v.down_counts[s] }) });
+        label: t("gj.down_label", { count: v.down_counts[s] }) });
     } else {
-      down = slotEl({ button: mineToTurn, label: t("gj.down_label", { n: 0 }) });
+      down = slotEl({ button: mineToTurn, label: t("gj.down_label", { count: 0 }) });
     }
     down.classList.add("gj-down");
     if (mineToTurn) actButton(down, "turn");
@@ -77,7 +99,7 @@ export function createRenderer(root, ctx) {
     const upAction = s === state.seat ? "keep" : `p${s}`;
     const canDrop = state.legal.includes(upAction);
     const upLabel = top
-      ? t("gj.up_label", { card: cardName(top), n: upCards.length })
+      ? t("gj.up_label", { card: cardName(top), count: upCards.length })
       : t("gj.up_empty");
     const up = top ? cardEl(top, { button: canDrop, label: upLabel })
       : slotEl({ button: canDrop, label: upLabel });
@@ -86,7 +108,7 @@ export function createRenderer(root, ctx) {
     if (canDrop) actButton(up, upAction);
     const held = document.createElement("div");
     held.className = "gj-held";
-    held.textContent = t("gj.held", { n: v.held[s] });
+    held.textContent = t("gj.held", { count: v.held[s] });
     piles.append(down, up);
     box.append(name, piles, held);
     return box;
@@ -105,18 +127,32 @@ export function createRenderer(root, ctx) {
     else turned.append(slotEl({ label: t("gj.no_turned") }));
     const piles = document.createElement("div");
     piles.className = "gj-centre-piles";
+    piles.setAttribute("role", "group");
+    piles.setAttribute("aria-label", t("gj.centre_piles"));
+    // Each centre pile carries its number, as the log names it ("midterbunke 2").
+    /** @param {HTMLElement} el @param {number} n */
+    const numbered = (el, n) => {
+      const fig = document.createElement("div");
+      fig.className = "gj-centre-pile";
+      const no = document.createElement("span");
+      no.className = "gj-pile-no";
+      no.textContent = String(n);
+      no.setAttribute("aria-hidden", "true");
+      fig.append(el, no);
+      return fig;
+    };
     v.centre.forEach((pile, i) => {
       const top = pile[pile.length - 1];
       const action = `c${i + 1}`;
       const can = state.legal.includes(action);
       const el = cardEl(top, { button: can, label: t("gj.centre_pile", { n: i + 1, card: cardName(top) }) });
       if (can) actButton(el, action);
-      piles.append(el);
+      piles.append(numbered(el, i + 1));
     });
     if (state.legal.includes("centre")) {
-      const slot = slotEl({ button: true, label: t("gj.new_centre"), text: "A" });
+      const slot = slotEl({ button: true, label: t("gj.new_centre"), text: rankText("A") });
       actButton(slot, "centre");
-      piles.append(slot);
+      piles.append(numbered(slot, v.centre.length + 1));
     }
     centre.append(turned, piles);
     const turns = document.createElement("div");
@@ -163,13 +199,28 @@ export function createRenderer(root, ctx) {
     update(next) {
       state = next;
       draw();
+      planAuto();
     },
     describe(action) {
       if (action[0] === "p") return t("gj.act.onto_player", { name: ctx.seatName(Number(action.slice(1))) });
       if (action[0] === "c" && action !== "centre") return t("gj.act.onto_centre", { n: action.slice(1) });
       return t(`gj.act.${action}`);
     },
+    // A log line from the server's move facts (docs/protocol.md): the card and the place.
+    sentence(ev) {
+      const m = /** @type {import("../protocol").GammelJomfruMove | undefined} */ (ev.move);
+      if (!m || ev.kind === "undo") return null;
+      const who = ctx.seatName(ev.seat);
+      const card = cardName(m.card);
+      let text;
+      if (ev.action === "turn") text = t(m.recycled ? "gj.log.turn_recycled" : "gj.log.turn", { who, card });
+      else if (m.place === "seat") text = t("gj.log.seat", { who, card, onto: cardName(m.onto), name: ctx.seatName(m.seat ?? 0) });
+      else if (m.place === "own") text = t("gj.log.keep", { who, card });
+      else text = t(m.place === "centre" ? "gj.log.centre" : "gj.log.pile", { who, card, pile: m.pile ?? 0 });
+      return m.out ? t("gj.log.out", { text }) : text;
+    },
     destroy() {
+      clearTimeout(autoTimer);
       root.innerHTML = "";
       root.classList.remove("gammel-jomfru");
     },

@@ -31,7 +31,10 @@ export function createRenderer(root, ctx) {
   hand.setAttribute("aria-label", t("kugler.hand"));
   const actions = document.createElement("div");
   actions.className = "kg-actions";
-  root.append(info, svg, step, hand, actions);
+  const legend = document.createElement("p");
+  legend.className = "kg-legend";
+  legend.textContent = t("kugler.legend");
+  root.append(info, svg, step, hand, actions, legend);
   /** @type {import("../board").RenderState<View>} the latest state: update() sets it before anything is drawn */
   let state = /** @type {any} */ (null);
   /** @type {Geometry | null} */
@@ -63,18 +66,71 @@ export function createRenderer(root, ctx) {
     from = null;
   }
 
+  // -- words ------------------------------------------------------------------------
+  // Moves are worded from the server's move facts (state.moves for the legal actions,
+  // ev.move for events; docs/protocol.md) — never as field codes.
+  /** @param {number} seat */
+  const whose = (seat) => (seat === ctx.seat ? t("seat.your") : t("seat.whose", { name: (ctx.seatShort || ctx.seatName)(seat) }));
+  /** @param {number} seat */
+  const partnerOf = (seat) => (seat + state.view.seats / 2) % state.view.seats;
+
+  /** @param {{ seat: number, from: string, to: string }} e */
+  function effectText(e) {
+    const key = e.to[0] === "s" ? "kugler.effect.start" : e.to[0] === "h" ? "kugler.effect.home" : "kugler.effect.entry";
+    return t(key, { whose: whose(e.seat) });
+  }
+
+  /** @param {import("../protocol").KuglerStep} st @param {number | null} actor */
+  function stepText(st, actor) {
+    let text;
+    if (st.kind === "out") text = t("kugler.step.out");
+    else if (st.kind === "jump") {
+      const hit = st.effects.find((e) => e.from === st.to);
+      text = t("kugler.step.jump", { whose: whose(hit ? hit.seat : st.seat) });
+    } else if (st.home_field) text = t("kugler.step.home", { fields: st.fields, home: st.home_field });
+    else text = t(st.kind === "back" ? "kugler.step.back" : "kugler.step.forward", { fields: st.fields });
+    if (st.jumps.includes(partnerOf(st.seat)) && st.seat === actor) text = t("kugler.step.past_partner", { step: text });
+    if (actor !== null && actor !== undefined && st.seat !== actor) text = t("kugler.step.partner", { step: text });
+    const hits = st.kind === "jump" ? st.effects.filter((e) => e.from !== st.to) : st.effects;
+    return [text, ...hits.map(effectText)].join(", ");
+  }
+
+  /** @param {string} a @returns {import("../protocol").KuglerMove | undefined} */
+  const factsOf = (a) => /** @type {import("../protocol").KuglerMove | undefined} */ ((state.moves || {})[a]);
+
   /** @param {string} a */
   function describeAction(a) {
     if (a.startsWith("discard ")) return t("kugler.discard", { card: cardName(a.slice(8)) });
-    const [c, ...s] = parse(a);
-    return `${cardName(c)}: ${s.map((x) => x.replace("-", " → ")).join(", ")}`;
+    const m = factsOf(a);
+    const c = parse(a)[0];
+    if (!m) return cardName(c);
+    return t("kugler.action", { card: cardName(c), what: m.steps.map((st) => stepText(st, state.seat)).join("; ") });
+  }
+
+  // The facts of the next step `stepText` ("from-to") among the remaining candidates.
+  /** @param {number} index @param {string} text */
+  function stepFacts(index, text) {
+    for (const a of cardActions()) {
+      const m = factsOf(a);
+      if (m && parse(a)[1 + index] === text && m.steps[index]) return m.steps[index];
+    }
+    return null;
+  }
+
+  /** @param {number} seat @param {string} loc */
+  function whereText(seat, loc) {
+    if (loc[0] === "s") return t("kugler.where.start", { whose: whose(seat) });
+    if (loc[0] === "h") return t("kugler.where.home", { whose: whose(seat), home: Number(loc.split(".")[1]) });
+    const track = 18 * state.view.seats;
+    const fields = (((Number(loc.slice(1)) - 18 * seat) % track) + track) % track;
+    return t("kugler.where.track", { whose: whose(seat), fields });
   }
 
   /** @param {string} placeName */
   function place(placeName) {
     const [f, to] = [from, placeName];
-    const stepText = `${f}-${to}`;
-    const all = candidates().filter((a) => parse(a)[1 + steps.length] === stepText);
+    const chosen = `${f}-${to}`;
+    const all = candidates().filter((a) => parse(a)[1 + steps.length] === chosen);
     const complete = all.find((a) => parse(a).length === 2 + steps.length);
     const longer = all.filter((a) => parse(a).length > 2 + steps.length);
     if (complete && !longer.length) {
@@ -82,7 +138,7 @@ export function createRenderer(root, ctx) {
       ctx.act(complete);
       return;
     }
-    steps.push(stepText);
+    steps.push(chosen);
     from = null;
     draw();
   }
@@ -138,7 +194,7 @@ export function createRenderer(root, ctx) {
       const startKey = m.loc[0] === "s" ? m.loc : null;
       const first = !startKey || !seenStart.has(startKey);
       if (startKey) seenStart.add(startKey);
-      const name = t("kugler.marble_at", { name: ctx.seatName(m.seat), place: m.loc });
+      const name = whereText(m.seat, m.loc);
       if (pickFrom.has(m.loc) && !m.preview && first) {
         c.classList.add("pickable");
         if (from === m.loc) c.classList.add("chosen");
@@ -176,10 +232,61 @@ export function createRenderer(root, ctx) {
         const el = onMarble || svg.querySelector(`[data-place="${to}"]`);
         if (!el) continue;
         el.classList.add("target");
-        makeButton(el, t("kugler.to_place", { place: to }), () => place(to));
+        const facts = stepFacts(steps.length, `${from}-${to}`);
+        makeButton(el, t("kugler.to_place", { what: facts ? stepText(facts, state.seat) : "" }), () => place(to));
         if (onMarble) onMarble.classList.add("pickable");
+        // The way the marble would go, drawn as a path (highlighted on hover and focus).
+        if (facts) {
+          const line = drawPath(facts, "kg-path");
+          const on = () => line.classList.add("hot");
+          const off = () => line.classList.remove("hot");
+          el.addEventListener("pointerenter", on);
+          el.addEventListener("pointerleave", off);
+          el.addEventListener("focus", on);
+          el.addEventListener("blur", off);
+        }
       }
     }
+    addHitAreas();
+  }
+
+  // A step's way as a polyline: from the marble's place through every field passed.
+  /** @param {import("../protocol").KuglerStep} st @param {string} cls */
+  function drawPath(st, cls) {
+    const g = /** @type {Geometry} */ (geo);
+    const places = st.kind === "jump" ? [st.from, st.to] : [st.from, ...st.path];
+    const pts = places.map((pl) => g.point(pl, 0)).map((q) => `${q.x},${q.y}`).join(" ");
+    const line = svgEl("polyline", { points: pts, class: cls });
+    svg.querySelector(".kg-overlay")?.append(line);
+    return line;
+  }
+
+  // Touch screens: the marbles to pick (then the fields to go to) get a transparent tap
+  // area of 24 CSS pixels across (the drawn circles are about 10 px on a phone), on top
+  // of the board.  Two tap areas never cover each other's centre: next to another
+  // target one is at most half the distance wide (the move's button is the big target
+  // then).  A mouse clicks exactly what it points at, so no tap areas without touch.
+  function addHitAreas() {
+    const hits = svg.querySelector(".kg-hits");
+    if (!hits || !geo) return;
+    const g = geo;
+    hits.innerHTML = "";
+    if (!(navigator.maxTouchPoints > 0 || matchMedia("(pointer: coarse)").matches)) return;
+    const scale = svg.getBoundingClientRect().width / 1000 || 1;
+    const wanted = 12.5 / scale;
+    /** @type {SVGElement[]} */
+    const els = [...svg.querySelectorAll(from ? ".target" : ".kg-marble.pickable")].map((e) => /** @type {SVGElement} */ (e));
+    const at = els.map((el) => [Number(el.getAttribute("cx")), Number(el.getAttribute("cy"))]);
+    els.forEach((el, i) => {
+      let r = Math.max(wanted, g.fieldR);
+      at.forEach((q, j) => {
+        if (j !== i) r = Math.min(r, Math.hypot(q[0] - at[i][0], q[1] - at[i][1]) / 2);
+      });
+      const hit = svgEl("circle", { cx: at[i][0], cy: at[i][1], r: Math.max(r, g.fieldR * 0.85), class: "kg-hit", "aria-hidden": "true" });
+      hit.dataset.for = el.dataset.place || el.dataset.loc;
+      hit.addEventListener("click", () => el.dispatchEvent(new MouseEvent("click")));
+      hits.append(hit);
+    });
   }
 
   /** @param {SVGElement} el @param {string} label @param {() => void} fn */
@@ -226,7 +333,8 @@ export function createRenderer(root, ctx) {
       return;
     }
     const list = candidates();
-    if (steps.length) step.textContent = t("kugler.split_second", { first: steps.join(", ") });
+    const first = steps.length ? stepFacts(0, steps[0]) : null;
+    if (steps.length) step.textContent = t("kugler.split_first", { first: first ? stepText(first, state.seat) : "" });
     else if (from) step.textContent = t("kugler.pick_to");
     else step.textContent = list.length ? t("kugler.pick_marble", { card: cardName(card) }) : t("kugler.no_moves", { card: cardName(card) });
     for (const a of list) {
@@ -239,6 +347,21 @@ export function createRenderer(root, ctx) {
         reset();
         ctx.act(a);
       });
+      // Hovering or focusing a move's button previews its way on the board.
+      /** @type {SVGElement[]} */
+      let lines = [];
+      const show = () => {
+        const m = factsOf(a);
+        if (m) lines = m.steps.map((st) => drawPath(st, "kg-path hot"));
+      };
+      const hide = () => {
+        for (const l of lines) l.remove();
+        lines = [];
+      };
+      b.addEventListener("pointerenter", show);
+      b.addEventListener("pointerleave", hide);
+      b.addEventListener("focus", show);
+      b.addEventListener("blur", hide);
       actions.append(b);
     }
     const discard = `discard ${card}`;
@@ -319,6 +442,14 @@ export function createRenderer(root, ctx) {
       draw();
     },
     describe: (a) => (a === "resign" ? t("act.resign") : describeAction(a)),
+    // A log line from an event's move facts: who played which card and what it did.
+    sentence(ev) {
+      const m = /** @type {import("../protocol").KuglerMove | undefined} */ (ev.move);
+      if (!m || !state) return null;
+      const who = ctx.seatName(ev.seat);
+      if (m.discard) return t("kugler.log.discard", { who, card: cardName(m.card) });
+      return t("kugler.log.play", { who, card: cardName(m.card), what: m.steps.map((st) => stepText(st, ev.seat)).join("; ") });
+    },
     destroy() {
       root.innerHTML = "";
       root.classList.remove("kugler");

@@ -107,14 +107,21 @@ export function drawBoard(svg, geo, labels) {
     const p = geo.trackPoint(i);
     const isStart = i % 18 === 0;
     const f = svgEl("circle", { cx: p.x, cy: p.y, r: geo.fieldR, class: `kg-field${isStart ? " start" : ""}`, "data-place": `t${i}` });
-    if (isStart) f.setAttribute("stroke", seatColour(i / 18, n));
+    if (isStart) {
+      f.setAttribute("stroke", seatColour(i / 18, n));
+      f.setAttribute("fill", seatColour(i / 18, n));
+      f.setAttribute("fill-opacity", "0.45");
+    }
     fields.append(f);
   }
   for (let s = 0; s < n; s++) {
     const col = seatColour(s, n);
+    // The home entry ("the field before the home"): a dashed ring in the seat's colour.
+    const e = geo.trackPoint(geo.entry(s));
+    fields.append(svgEl("circle", { cx: e.x, cy: e.y, r: geo.fieldR + 4, fill: "none", stroke: col, "stroke-width": 3, "stroke-dasharray": "4 3", class: "kg-entry", "data-entry": s }));
     for (let k = 1; k <= 5; k++) {
       const p = geo.homePoint(s, k);
-      fields.append(svgEl("circle", { cx: p.x, cy: p.y, r: geo.fieldR, class: "kg-field home", stroke: col, "stroke-width": 3, "data-place": `h${s}.${k}` }));
+      fields.append(svgEl("circle", { cx: p.x, cy: p.y, r: geo.fieldR, class: "kg-field home", stroke: col, "stroke-width": 3, fill: col, "fill-opacity": 0.55, "data-place": `h${s}.${k}` }));
     }
     for (let k = 0; k < 5; k++) {
       const p = geo.startSlot(s, k);
@@ -132,4 +139,5 @@ export function drawBoard(svg, geo, labels) {
   svg.append(fields);
   svg.append(svgEl("g", { class: "kg-overlay" }));
   svg.append(svgEl("g", { class: "kg-marbles" }));
+  svg.append(svgEl("g", { class: "kg-hits" }));
 }

@@ -139,7 +139,7 @@ export function createRenderer(root, ctx) {
         frame.className = "run-frame";
         // The frame is drawing only (a grid row holds cells); the row says the run.
         frame.setAttribute("role", "none");
-        row.setAttribute("aria-label", t("posthus.run", { n: runLen }));
+        row.setAttribute("aria-label", t("posthus.run", { count: runLen }));
         row.append(frame);
       }
       for (let c = 0; c < 8; c++) (c < runLen ? frame : row).append(cell(r, c));

@@ -4,7 +4,7 @@
 // click-to-move (ruling 10); every legal "source>place" action can also be dragged,
 // including row>waste and left>row; "Alle træk" lists every legal action for keyboards.
 
-import { backEl, cardEl, slotEl } from "../cards.js";
+import { backEl, cardEl, rankText, slotEl } from "../cards.js";
 import { enableDrag, rectsOf, slideIn } from "../drag.js";
 import { cardName, t } from "../i18n.js";
 
@@ -93,7 +93,7 @@ export function createRenderer(root, ctx) {
     v.foundations.forEach((pile, i) => {
       const wrap = div("st-foundation");
       const frame = div("base-frame");
-      frame.textContent = v.base === "T" ? "10" : v.base;
+      frame.textContent = rankText(v.base);
       frame.setAttribute("aria-hidden", "true");
       const place = FOUND[i];
       let el;
@@ -116,7 +116,7 @@ export function createRenderer(root, ctx) {
     rowBox.dataset.drop = "row";
     rowBox.dataset.place = "row-box";
     const n = v.row.length;
-    rowBox.setAttribute("aria-label", t("studenter.row_label", { n, card: n ? cardName(v.row[n - 1]) : "-" }));
+    rowBox.setAttribute("aria-label", t("studenter.row_label", { count: n, card: n ? cardName(v.row[n - 1]) : "-" }));
     rowBox.style.setProperty("--n", String(Math.max(n, 1)));
     if (!n) rowBox.append(slotEl({ label: t("studenter.row_empty") }));
     v.row.forEach((code, i) => {
@@ -159,7 +159,7 @@ export function createRenderer(root, ctx) {
   function drawStockWaste(v) {
     stockWaste.innerHTML = "";
     const canStock = state.legal.includes("draw") || state.legal.includes("redeal");
-    const stockLabel = v.stock_size ? t("studenter.stock_label", { n: v.stock_size })
+    const stockLabel = v.stock_size ? t("studenter.stock_label", { count: v.stock_size })
       : t("studenter.stock_empty", { left: v.turn_overs_left });
     const stock = v.stock_size ? backEl({ button: canStock, count: v.stock_size, label: stockLabel })
       : slotEl({ button: canStock, label: stockLabel, text: v.turn_overs_left ? "↺" : "" });
