@@ -120,6 +120,9 @@ async def player(ws_base: str, http: httpx.AsyncClient, game: str, clock: dict[s
                                             "d": {"action": rng.choice(legal)}}).decode())
                 raw = await ws.recv()
                 msg = orjson.loads(raw)
+                while msg["t"] not in ("state", "error"):  # seats, chat: not the answer
+                    raw = await ws.recv()
+                    msg = orjson.loads(raw)
                 totals.latencies.append(time.perf_counter() - t0)
                 if len(totals.samples) < SAMPLES:
                     totals.samples.append(raw)

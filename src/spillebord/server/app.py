@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from spillebord import games
-from spillebord.server import api, apidocs, ops, pages
+from spillebord.server import api, apidocs, metrics, ops, pages
 from spillebord.server.errors import Refusal
 from spillebord.server.guards import Guards
 from spillebord.server.hub import Hub
@@ -55,6 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(Refusal)
     async def refusal(request: Request, exc: Refusal) -> JSONResponse:
+        hub.metrics.refused(exc.code, "http")
         response = JSONResponse({"detail": exc.to_json()}, status_code=exc.status)
         if exc.code in people_routes.ENDED:  # an ended sign-in: clear its cookie too
             people_routes.drop_cookie(request, response)
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         # Same shape as every other refusal, with the field-level details kept.
+        hub.metrics.refused("bad_request", "http")
         errors = [{"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", ""))}
                   for e in exc.errors()]
         first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
@@ -71,6 +73,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                         "errors": errors}}, status_code=422)
 
     app.include_router(ops.router)
+    app.include_router(metrics.router)
     app.include_router(api.router)
     app.include_router(people_routes.router)
     app.include_router(table_routes.router)

@@ -17,6 +17,7 @@ import functools
 import json
 import multiprocessing
 import random
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -127,6 +128,8 @@ class Compute:
         self.bot_pool = bot_pool
         self._process: dict[str, ProcessPoolExecutor] = {}
         self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="spillebord")
+        self.inflight: dict[str, int] = {}  # calls waiting or running, by pool name
+        self.observe: Callable[[str, float], None] | None = None  # (pool, seconds)
 
     def _pool(self, kind: str, name: str) -> Executor:
         if kind != "process":
@@ -141,7 +144,14 @@ class Compute:
     async def run(self, kind: str, fn: Callable[..., T], *args: Any,
                   name: str = "solver") -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool(kind, name), fn, *args)
+        self.inflight[name] = self.inflight.get(name, 0) + 1
+        start = time.perf_counter()
+        try:
+            return await loop.run_in_executor(self._pool(kind, name), fn, *args)
+        finally:
+            self.inflight[name] -= 1
+            if self.observe is not None:
+                self.observe(name, time.perf_counter() - start)
 
     async def solver(self, fn: Callable[..., T], *args: Any) -> T:
         return await self.run(self.solver_pool, fn, *args, name="solver")

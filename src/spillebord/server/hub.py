@@ -16,6 +16,7 @@ from spillebord.server.bots_runner import BotDriver
 from spillebord.server.chat import Chat
 from spillebord.server.compute import Compute
 from spillebord.server.errors import Refusal
+from spillebord.server.metrics import Metrics
 from spillebord.server.ops import Ops
 from spillebord.server.people.service import People
 from spillebord.server.scale import wiring
@@ -54,6 +55,8 @@ class Hub:
         self.serializer = self.scale.serializer
         self.compute = Compute(settings.solver_pool, settings.bot_pool)
         self.ops = Ops(self)  # health, readiness, drain (server/ops.py)
+        self.metrics = Metrics(self)  # /metrics (server/metrics.py)
+        self.compute.observe = self.metrics.computed
         self.sessions: dict[str, Session] = {}
         self.drivers: dict[str, BotDriver] = {}
         self._writer: GroupWriter | None = None
@@ -75,6 +78,7 @@ class Hub:
                                 self.engine)
         await self.scale.start()
         self._writer = GroupWriter(self.engine)
+        self._writer.observe = self.metrics.wrote
         self._checkpointer = Checkpointer(self.engine)
         rows = await asyncio.to_thread(self.repo.load_running)
         for row in rows:

@@ -22,6 +22,7 @@ from spillebord.server.storage import migrate
 
 if TYPE_CHECKING:
     from spillebord.server.hub import Hub
+    from spillebord.server.ws import Connection
 
 log = logging.getLogger(__name__)
 router = APIRouter(include_in_schema=False)
@@ -34,6 +35,7 @@ class Ops:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.draining = False
+        self.connections: set[Connection] = set()  # open game sockets
 
     async def _database(self) -> tuple[bool, bool]:
         """(reachable, migrations current)."""

@@ -310,6 +310,7 @@ class Session:
 
     def _apply_committed(self, e: EventRow, nxt: State, finished: datetime | None) -> None:
         self._apply_event(e, nxt)
+        self.hub.metrics.committed(self.row.game, e.kind, e.by_bot)
         outcome = nxt.outcome
         if outcome is not None:
             self.row.status = "finished"

@@ -53,6 +53,7 @@ class Connection:
         self.draining = False
         self.closed = False
         self.busy = False
+        self.acked = False  # the frame being handled was an acknowledged action
         self.tasks: set[asyncio.Task[None]] = set()
         self.allowance = 2 * hub.settings.rate_per_second
         self.last = time.monotonic()
@@ -73,6 +74,7 @@ class Connection:
     def error(self, code: str, reason: str, ref: str | None = None,
               message: dict[str, object] | None = None) -> None:
         """``message``: a Refusal's to_json() (it adds the key and params, if any)."""
+        self.hub.metrics.refused(code)
         d: dict[str, object] = {"code": code, "reason": reason, **(message or {})}
         if ref is not None:
             d["ref"] = ref
@@ -98,6 +100,7 @@ class Connection:
         """Handle one incoming frame, then send what it caused from this task (the
         answer to an action leaves without waking the sender task: one task switch
         less per action)."""
+        received = time.perf_counter()
         self.inline = True
         try:
             await self.handle(text)
@@ -108,6 +111,10 @@ class Connection:
                 await self._drain()
             except (WebSocketDisconnect, RuntimeError, OSError):
                 self.closed = True
+        if self.acked:  # receive → acknowledged (metrics.py)
+            self.acked = False
+            self.hub.metrics.acknowledged(self.session.row.game,
+                                          time.perf_counter() - received)
         if self.closed:
             self.ready.set()  # the sender task closes the socket
 
@@ -254,12 +261,15 @@ class Connection:
 
     async def on_act(self, v: Any, d: dict[str, Any]) -> None:
         await self.session.act(self.seat, self._version(v), self._text(d, "action"))
+        self.acked = True
 
     async def on_undo(self, v: Any, _d: dict[str, Any]) -> None:
         await self.session.undo(self.seat, self._version(v))
+        self.acked = True
 
     async def on_redo(self, v: Any, _d: dict[str, Any]) -> None:
         await self.session.redo(self.seat, self._version(v))
+        self.acked = True
 
     def _solitaire_seat(self) -> None:
         if not self.session.solitaire:
@@ -286,6 +296,7 @@ class Connection:
                           key="server.click_nothing", params={"place": target})
         if len(meanings) == 1:
             await session.act(self.seat, version, meanings[0])
+            self.acked = True
         else:
             self.push(_msg("choices", version, {"target": target, "actions": meanings}))
 
@@ -370,6 +381,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
         await ws.close(code=4404)
         return
     conn = Connection(hub, ws, session)
+    hub.ops.connections.add(conn)
     token = ws.query_params.get("token")
     seated = conn.take_seat(token) if token else True
     unsubscribe = hub.bus.subscribe(session.id, conn.on_event)
@@ -393,6 +405,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
         pass
     finally:
         conn.closed = True
+        hub.ops.connections.discard(conn)
         unsubscribe()
         session.seat_listeners.remove(conn.push)
         unchat()

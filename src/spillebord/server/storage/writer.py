@@ -17,6 +17,7 @@ import logging
 import operator
 import queue
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -51,6 +52,8 @@ class GroupWriter:
         self._thread.start()
         self.batches = 0
         self.requests = 0
+        # (requests, seconds) of every committed batch, on this thread (metrics.py)
+        self.observe: Callable[[int, float], None] | None = None
 
     async def write(self, ops: Sequence[Op]) -> None:
         await self.submit(ops)
@@ -114,6 +117,7 @@ class GroupWriter:
     def _commit(self, batch: list[_Request]) -> None:
         self.batches += 1
         self.requests += len(batch)
+        start = time.perf_counter()
         try:
             conn = self._connection()
             with conn.begin():
@@ -137,6 +141,8 @@ class GroupWriter:
             _, fut, loop, _cb = batch[0]
             loop.call_soon_threadsafe(_fail, fut)
             return
+        if self.observe is not None:
+            self.observe(len(batch), time.perf_counter() - start)
         # One wake-up per event loop for the whole batch, not one per request.
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], OnCommit]]]
         by_loop = {}

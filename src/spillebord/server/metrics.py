@@ -1,0 +1,171 @@
+"""Prometheus metrics of one worker at ``GET /metrics`` (docs/metrics.md lists them).
+
+Each worker has its own registry (one process, one port, one scrape target; tests run
+several apps in one process).  Counters and histograms are bumped where things happen
+(hooks in ws.py, sessions.py, the group writer and the compute pools); gauges are read
+when scraped (``_Live``), so an idle worker pays nothing for them.  The per-action cost
+is kept small by caching the labelled children (docs/benchmarks.md).
+
+Who may read it: only a request that reached the worker directly, not through the
+proxy (nginx always adds ``X-Forwarded-For``), and, when ``SPILLEBORD_METRICS_TOKEN``
+is set, only with ``Authorization: Bearer <token>``; anything else gets 404 — the
+figures are no secret but say how busy the site is (docs/security.md).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from fastapi import APIRouter, Request, Response
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    ProcessCollector,
+    generate_latest,
+)
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+if TYPE_CHECKING:
+    from prometheus_client.metrics_core import Metric
+
+    from spillebord.server.hub import Hub
+
+router = APIRouter(include_in_schema=False)
+PROXY_HEADERS = ("x-forwarded-for", "forwarded", "x-real-ip")
+# Seconds: an action is acknowledged in about a millisecond on an idle worker.
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+                   2.5)
+COMMIT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
+BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+COMPUTE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+
+class Metrics:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        r = self.registry = CollectorRegistry()
+        self.actions = Counter(
+            "spillebord_actions", "Events committed by this worker (act, undo, redo), "
+            "by game, kind and who made them (human or bot)", ["game", "kind", "by"],
+            registry=r)
+        self.refusals = Counter(
+            "spillebord_refusals", "Requests refused, by refusal code and way in "
+            "(ws: a socket message; http: an API call)", ["code", "via"], registry=r)
+        self.latency = Histogram(
+            "spillebord_action_seconds", "From a socket's action message received to "
+            "its acknowledgement sent (committed, applied, new state on the socket)",
+            ["game"], buckets=LATENCY_BUCKETS, registry=r)
+        self.batch = Histogram(
+            "spillebord_writer_batch_size", "Requests committed together by the group "
+            "writer in one transaction", buckets=BATCH_BUCKETS, registry=r)
+        self.commit = Histogram(
+            "spillebord_writer_commit_seconds", "Time of one group-writer transaction",
+            buckets=COMMIT_BUCKETS, registry=r)
+        self.compute = Histogram(
+            "spillebord_compute_seconds", "Bot decisions and solver calls, queued to "
+            "answered, by pool (bots, solver)", ["pool"], buckets=COMPUTE_BUCKETS,
+            registry=r)
+        r.register(_Live(hub))
+        ProcessCollector(registry=r)
+        self._committed: dict[tuple[str, str, bool], Counter] = {}
+        self._acked: dict[str, Histogram] = {}
+        self._refused: dict[tuple[str, str], Counter] = {}
+
+    # -- hooks (hot path: cached children, no label lookups) ---------------------------
+    def committed(self, game: str, kind: str, by_bot: bool) -> None:
+        key = (game, kind, by_bot)
+        child = self._committed.get(key)
+        if child is None:
+            child = self._committed[key] = self.actions.labels(
+                game, kind, "bot" if by_bot else "human")
+        child.inc()
+
+    def acknowledged(self, game: str, seconds: float) -> None:
+        child = self._acked.get(game)
+        if child is None:
+            child = self._acked[game] = self.latency.labels(game)
+        child.observe(seconds)
+
+    def refused(self, code: str, via: str = "ws") -> None:
+        key = (code, via)
+        child = self._refused.get(key)
+        if child is None:
+            child = self._refused[key] = self.refusals.labels(code, via)
+        child.inc()
+
+    def wrote(self, requests: int, seconds: float) -> None:
+        """The group writer committed a batch (called on the writer's thread)."""
+        self.batch.observe(requests)
+        self.commit.observe(seconds)
+
+    def computed(self, pool: str, seconds: float) -> None:
+        self.compute.labels(pool).observe(seconds)
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+class _Live(Collector):
+    """Gauges read at scrape time from the hub."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    def collect(self) -> Iterator[Metric]:
+        hub = self.hub
+        games = GaugeMetricFamily("spillebord_live_games", "Unfinished games held in "
+                                  "memory by this worker", labels=["game"])
+        by_game: dict[str, int] = {}
+        for session in list(hub.sessions.values()):
+            if session.running:
+                by_game[session.row.game] = by_game.get(session.row.game, 0) + 1
+        for game, n in sorted(by_game.items()):
+            games.add_metric([game], n)
+        yield games
+        yield GaugeMetricFamily("spillebord_sockets", "Open game sockets on this worker",
+                                value=len(hub.ops.connections))
+        queue = GaugeMetricFamily("spillebord_compute_queue", "Bot decisions and solver "
+                                  "calls waiting or running, by pool", labels=["pool"])
+        for pool in ("bots", "solver"):
+            queue.add_metric([pool], hub.compute.inflight.get(pool, 0))
+        yield queue
+        yield GaugeMetricFamily("spillebord_draining", "1 while the worker drains",
+                                value=1 if hub.ops.draining else 0)
+        parts = hub.scale.parts
+        if parts is not None:
+            yield GaugeMetricFamily("spillebord_bot_leases_held", "Games whose bots this "
+                                    "worker plays (shared mode)", value=len(parts.leases.held))
+            stats = parts.bus.stats
+            yield GaugeMetricFamily("spillebord_redis_connected", "1 while the Redis bus "
+                                    "is subscribed", value=1 if stats.connected else 0)
+            for name, value, text in (
+                    ("published", stats.published, "Announcements sent to Redis"),
+                    ("received", stats.received, "Announcements received from Redis"),
+                    ("publish_failures", stats.publish_failures,
+                     "Announcements Redis refused (retried)"),
+                    ("disconnects", stats.disconnects, "Redis connections lost")):
+                yield CounterMetricFamily(f"spillebord_redis_{name}", text, value=value)
+
+
+def allowed(request: Request, token: str | None) -> bool:
+    """Direct requests only (not through the proxy), with the token when one is set."""
+    if any(h in request.headers for h in PROXY_HEADERS):
+        return False
+    if token:
+        given = request.headers.get("authorization", "")
+        return secrets.compare_digest(given.encode(), f"Bearer {token}".encode())
+    return True
+
+
+@router.get("/metrics")
+async def metrics(request: Request) -> Response:
+    hub: Hub = request.app.state.hub
+    if not allowed(request, hub.settings.metrics_token):
+        return Response(status_code=404)
+    return Response(hub.metrics.render(), media_type=CONTENT_TYPE_LATEST,
+                    headers={"Cache-Control": "no-store"})
