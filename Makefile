@@ -20,7 +20,7 @@ install: $(BIN)/python
 	$(BIN)/pip install --quiet -e .
 
 install-dev: $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev,research]'
 
 run: install
 	$(BIN)/spillebord serve --host $(HOST) --port $(PORT)

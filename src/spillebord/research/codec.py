@@ -1,0 +1,68 @@
+"""What an adapter needs from a game: a fixed-size observation array built from one
+seat's ``view`` and a fixed discrete action space with a mask (docs/research.md).
+
+A ``Codec`` is made per game, seat count and flags.  ``observe(view)`` reads only the
+view dict, never the state, so an observation holds exactly what that seat may see
+(tests/research/test_leaks.py checks it under ``State.resample``).  ``actions(view,
+legal)`` maps the legal actions of the seat to move to their indices; it may also use
+the view (e.g. kugler's marble slots) and the legal list, which the mover may see.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+
+import numpy as np
+
+from spillebord.core.protocol import JSON, Action, Outcome
+
+
+class EncodingError(ValueError):
+    """A legal action the fixed action space has no index for (a bug in a codec)."""
+
+
+class Codec(ABC):
+    """A game's encoding at one seat count: ``size`` floats in [0, 1] per observation,
+    ``n_actions`` action indices."""
+
+    size: int
+    n_actions: int
+
+    @abstractmethod
+    def observe(self, view: JSON) -> np.ndarray:
+        """The observation (float32, shape ``(size,)``, values in [0, 1]) of a seat's
+        view; only the view is read."""
+
+    @abstractmethod
+    def index(self, view: JSON, action: Action) -> int:
+        """The index of a legal ``action`` of the seat whose ``view`` this is."""
+
+    def actions(self, view: JSON, legal: Sequence[Action]) -> dict[int, Action]:
+        """Index → legal action for the seat to move; raises EncodingError when two
+        legal actions share an index (the encoding must be one-to-one)."""
+        out: dict[int, Action] = {}
+        for action in legal:
+            i = self.index(view, action)
+            if not 0 <= i < self.n_actions:
+                raise EncodingError(f"{action} encodes to {i}, outside 0…{self.n_actions - 1}")
+            if i in out:
+                raise EncodingError(f"{action} and {out[i]} share action index {i}")
+            out[i] = action
+        return out
+
+
+def reward(outcome: Outcome, seat: int) -> float:
+    """+1 for a winner (every member of the winning team), −1 for a loser, 0 otherwise
+    (e.g. kugler's turn limit with tied teams)."""
+    if seat in outcome.winners:
+        return 1.0
+    if seat in outcome.losers:
+        return -1.0
+    return 0.0
+
+
+def one_hot(out: np.ndarray, at: int, index: dict[str, int], code: str | None) -> None:
+    """Set ``out[at + index[code]]`` (nothing for None)."""
+    if code is not None:
+        out[at + index[code]] = 1.0

@@ -1,0 +1,151 @@
+"""PettingZoo AEC environments for the table games (docs/research.md):
+``jomfru_env(seats=4, **flags)`` (Gammel Jomfru, 2–8 seats) and ``kugler_env(seats=4,
+**flags)`` (Kugler og Jokere, 4/6/8).
+
+Agents are ``player_0`` … ``player_{n−1}`` (seat numbers).  An observation is
+``{"observation": float32 array, "action_mask": int8 array}`` built from that seat's
+``view`` only (the mask is all zeros for a seat not to move).  Every seat stays in the
+game until it ends (a Gammel Jomfru seat that went out is simply never selected again);
+then every agent is terminated with its reward from the outcome (+1 winner, −1 loser, 0
+otherwise; a kugler team shares it).  A deal number comes from ``reset(seed=…)`` (or
+``options={"deal": n}``), so one seed always gives the same game.  An action index
+outside the mask raises ``ValueError`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+
+import spillebord.games  # noqa: F401  (registers the games)
+from spillebord.core.protocol import Action, State
+from spillebord.core.registry import load
+from spillebord.research.codec import Codec, reward
+from spillebord.research.jomfru import JomfruCodec
+from spillebord.research.kugler import KuglerCodec
+
+ObsDict = dict[str, np.ndarray]
+MAX_DEAL = 2**31 - 1
+
+
+class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
+    """One game of a table game at a fixed seat count and flags."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's)
+        "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, game: str, codec: Codec, seats: int,
+                 render_mode: str | None = None, **flags: bool) -> None:
+        super().__init__()
+        self.game = load(game)
+        self.seats = self.game.check_seats(seats)
+        self.flags = self.game.check_flags(flags)
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self.codec = codec
+        self.metadata = {**self.metadata, "name": f"spillebord_{game}_{seats}"}
+        self.possible_agents = [f"player_{s}" for s in range(self.seats)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        obs = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (codec.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (codec.n_actions,), np.int8),
+        })
+        self.observation_spaces = {a: obs for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(codec.n_actions)
+                              for a in self.possible_agents}
+        self._np_random, _ = seeding.np_random(None)
+        self.state_: State | None = None
+        self._cache: dict[int, ObsDict] = {}
+        self._legal: dict[int, Action] = {}
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # -- the game ----------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        deal = (options or {}).get("deal")
+        if deal is None:
+            deal = int(self._np_random.integers(MAX_DEAL))
+        self._set(self.game.new(deal=deal, seats=self.seats, **self.flags))
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self._mover()
+
+    def _set(self, state: State) -> None:
+        self.state_ = state
+        self._cache = {}
+        mover = state.to_move
+        self._legal = ({} if mover is None else
+                       self.codec.actions(state.view(mover), state.legal_actions()))
+
+    def _mover(self) -> str:
+        assert self.state_ is not None
+        mover = self.state_.to_move
+        return self.possible_agents[0 if mover is None else mover]
+
+    def observe(self, agent: str) -> ObsDict:
+        assert self.state_ is not None, "reset() first"
+        seat = self._seat[agent]
+        cached = self._cache.get(seat)
+        if cached is None:
+            mask = np.zeros(self.codec.n_actions, dtype=np.int8)
+            if seat == self.state_.to_move:
+                mask[list(self._legal)] = 1
+            cached = self._cache[seat] = {
+                "observation": self.codec.observe(self.state_.view(seat)),
+                "action_mask": mask,
+            }
+        return cached
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.state_ is not None
+        if action is None or int(action) not in self._legal:
+            raise ValueError(f"action {action!r} is not legal for {agent} "
+                             f"(legal: {sorted(self._legal)})")
+        self._cumulative_rewards[agent] = 0.0
+        self._set(self.state_.apply_legal(self._legal[int(action)]))
+        self.rewards = {a: 0.0 for a in self.agents}
+        outcome = self.state_.outcome
+        if outcome is not None:
+            for a in self.agents:
+                self.rewards[a] = reward(outcome, self._seat[a])
+                self.terminations[a] = True
+        self.agent_selection = self._mover()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.state_ is None:
+            return None
+        return self.game.format_position(self.state_)
+
+    def close(self) -> None:
+        pass
+
+
+def jomfru_env(seats: int = 4, render_mode: str | None = None, **flags: bool) -> TableEnv:
+    """Gammel Jomfru at ``seats`` (2–8); flags as keyword arguments (``nearest_first``)."""
+    return TableEnv("gammel_jomfru", JomfruCodec(seats), seats, render_mode, **flags)
+
+
+def kugler_env(seats: int = 4, render_mode: str | None = None, **flags: bool) -> TableEnv:
+    """Kugler og Jokere at ``seats`` (4, 6, 8); flags as keyword arguments."""
+    return TableEnv("kugler", KuglerCodec(seats), seats, render_mode, **flags)
