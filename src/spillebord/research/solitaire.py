@@ -137,7 +137,7 @@ class StudenterCodec(Codec):
 class SolitaireEnv(gymnasium.Env[np.ndarray, np.int64]):
     """One solitaire game; see the module docstring."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's)
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(self, game: str, codec: Codec, render_mode: str | None = None,
                  **flags: bool) -> None:
