@@ -17,7 +17,7 @@ from spillebord.server import api, apidocs, metrics, ops, pages
 from spillebord.server.errors import Refusal
 from spillebord.server.guards import Guards
 from spillebord.server.hub import Hub
-from spillebord.server.logs import install_redaction
+from spillebord.server.logs import install_json_lines, install_redaction
 from spillebord.server.people import routes as people_routes
 from spillebord.server.security import SecurityHeaders
 from spillebord.server.settings import Settings
@@ -52,6 +52,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        allowed_origins=settings.allowed_origins)
     app.add_middleware(SecurityHeaders)
     install_redaction()
+    if settings.log_json:
+        install_json_lines()
 
     @app.exception_handler(Refusal)
     async def refusal(request: Request, exc: Refusal) -> JSONResponse:

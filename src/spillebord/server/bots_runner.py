@@ -18,7 +18,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from spillebord import bots
-from spillebord.server import compute
+from spillebord.server import compute, logs
 from spillebord.server.errors import Refusal
 
 if TYPE_CHECKING:
@@ -73,6 +73,7 @@ class BotDriver:
 
     async def _run(self) -> None:
         s = self.session
+        tag = logs.tag_game(s.id)  # not the socket's tag this task was started from
         delay = self.hub.settings.bot_delay
         while s.running:
             self.wake.clear()
@@ -91,6 +92,7 @@ class BotDriver:
                 if self.controller(seat)[0] != who:
                     continue
             version = s.version
+            tag.seat = seat
             text = await self._choose(seat, who[0], who[1])
             if text is None:
                 continue

@@ -46,6 +46,7 @@ class Settings:
     max_header_bytes: int = 16_384  # largest sum of HTTP request headers (431 above)
     allowed_origins: tuple[str, ...] = ()  # other sites allowed to post and connect
     api_docs: bool = True           # /docs, /redoc and /openapi.json (off in production)
+    log_json: bool = False          # logs as JSON lines (server/logs.py)
     metrics_token: str | None = None  # /metrics needs this bearer token (docs/metrics.md)
 
     @classmethod
@@ -75,6 +76,7 @@ class Settings:
                                   if o.strip()),
             api_docs=os.environ.get("SPILLEBORD_API_DOCS", "1").lower()
             not in ("0", "false", "no", "off"),
+            log_json=_flag("SPILLEBORD_LOG_JSON"),
             metrics_token=os.environ.get("SPILLEBORD_METRICS_TOKEN") or None,
             warm_workers=os.environ.get("SPILLEBORD_WARM", "1").lower()
             not in ("0", "false", "no", "off"),

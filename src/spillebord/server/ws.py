@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from spillebord.server import compute, wire
+from spillebord.server import compute, logs, wire
 from spillebord.server.errors import Refusal
 from spillebord.server.scale import wiring
 
@@ -45,6 +45,7 @@ class Connection:
         self.ws = ws
         self.session = session
         self.seat: int | None = None
+        self.tag = logs.tag_game(session.id)  # this task's log lines name the match
         self.since = session.version
         self.outbox: collections.deque[object] = collections.deque()
         self.state_queued = False
@@ -169,7 +170,7 @@ class Connection:
         if seat is None:
             return False
         self.session.detach(self.seat)
-        self.seat = seat
+        self.seat = self.tag.seat = seat
         self.session.attach(seat)
         return True
 
@@ -249,6 +250,7 @@ class Connection:
             self.bad_token("hello")
 
     def bad_token(self, ref: str | None) -> None:
+        log.info("a token that opens no seat of the match")
         self.error("bad_token", "this token does not open a seat of this match", ref)
 
     async def on_ping(self, _v: Any, d: dict[str, Any]) -> None:
@@ -391,6 +393,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
         conn.bad_token(None)
     session.seat_listeners.append(conn.push)  # claims and presence of the other seats
     sender = asyncio.create_task(conn.sender())
+    log.info("socket opened (%s)", "spectator" if conn.seat is None else "seat")
     try:
         while not conn.closed:
             message = await ws.receive()
@@ -412,6 +415,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
         session.detach(conn.seat)
         sender.cancel()
         hub.release(session)
+        log.info("socket closed")
 
 
 async def serve_echo(ws: WebSocket) -> None:
