@@ -71,9 +71,12 @@ function pluralCategory(n) {
 // "{count, plural, one {# kort} other {# kort}}": the branch "=N" for an exact N, else
 // the language's plural category (Intl.PluralRules: Danish and English use one/other);
 // "#" is the number.  A count that is not a number is a page bug: said on the console.
+// Danish "1 kort" but "1 pladser" was the bug this fixes (docs/glossary.md).
 /** @param {string} name @param {string} options @param {Vars} vars @param {string} key @returns {string} */
 function plural(name, options, vars, key) {
-  const n = vars[name];
+  // A refusal's params are strings (docs/protocol.md): digits count as their number.
+  const given = vars[name];
+  const n = typeof given === "string" && /^-?\d+$/.test(given) ? Number(given) : given;
   if (typeof n !== "number") console.error(`i18n: ${key} needs a number for {${name}}, got ${n}`);
   /** @type {{ [selector: string]: string }} */
   const branches = {};

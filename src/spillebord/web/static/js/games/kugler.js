@@ -87,7 +87,7 @@ export function createRenderer(root, ctx) {
     else if (st.kind === "jump") {
       const hit = st.effects.find((e) => e.from === st.to);
       text = t("kugler.step.jump", { whose: whose(hit ? hit.seat : st.seat) });
-    } else if (st.home_field) text = t("kugler.step.home", { fields: st.fields, home: st.home_field });
+    } else if (st.home_field) text = t("kugler.step.home", { fields: st.fields, field: st.home_field });
     else text = t(st.kind === "back" ? "kugler.step.back" : "kugler.step.forward", { fields: st.fields });
     if (st.jumps.includes(partnerOf(st.seat)) && st.seat === actor) text = t("kugler.step.past_partner", { step: text });
     if (actor !== null && actor !== undefined && st.seat !== actor) text = t("kugler.step.partner", { step: text });
@@ -120,7 +120,7 @@ export function createRenderer(root, ctx) {
   /** @param {number} seat @param {string} loc */
   function whereText(seat, loc) {
     if (loc[0] === "s") return t("kugler.where.start", { whose: whose(seat) });
-    if (loc[0] === "h") return t("kugler.where.home", { whose: whose(seat), home: Number(loc.split(".")[1]) });
+    if (loc[0] === "h") return t("kugler.where.home", { whose: whose(seat), field: Number(loc.split(".")[1]) });
     const track = 18 * state.view.seats;
     const fields = (((Number(loc.slice(1)) - 18 * seat) % track) + track) % track;
     return t("kugler.where.track", { whose: whose(seat), fields });

@@ -87,7 +87,7 @@ export function createRenderer(root, ctx) {
     selectedGap = fits.length ? place : null;
     if (fits.length === 0) ctx.say(t("posthus.gap_takes_nothing", { place }));
     else {
-      ctx.say(t("posthus.gap_takes", { place, cards: fits.map(cardName).join(", ") }));
+      ctx.say(t("posthus.gap_takes", { place, list: fits.map(cardName).join(", ") }));
     }
     draw();
   }
@@ -117,7 +117,7 @@ export function createRenderer(root, ctx) {
   function draw() {
     const v = state.view;
     roundEl.textContent = t("posthus.round", { round: v.round });
-    redealBtn.textContent = t("posthus.redeal", { left: v.redeals_left });
+    redealBtn.textContent = t("posthus.redeal", { count: v.redeals_left });
     redealBtn.disabled = !state.legal.includes("redeal");
     bonus.textContent = v.outcome ? "" : t("bonus.corner", { bonus: v.bonus });
     const hadFocus = grid.contains(document.activeElement);

@@ -160,7 +160,7 @@ export function createRenderer(root, ctx) {
     stockWaste.innerHTML = "";
     const canStock = state.legal.includes("draw") || state.legal.includes("redeal");
     const stockLabel = v.stock_size ? t("studenter.stock_label", { count: v.stock_size })
-      : t("studenter.stock_empty", { left: v.turn_overs_left });
+      : t("studenter.stock_empty", { count: v.turn_overs_left });
     const stock = v.stock_size ? backEl({ button: canStock, count: v.stock_size, label: stockLabel })
       : slotEl({ button: canStock, label: stockLabel, text: v.turn_overs_left ? "↺" : "" });
     stock.dataset.place = "stock";
