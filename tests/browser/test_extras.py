@@ -26,7 +26,7 @@ WIN = ["JH f3", "7H a2", "TS f2", "7D a1", "9H d3", "8H b2", "9H c2", "9S d3", "
 
 def new_player(server: str) -> str:
     req = urllib.request.Request(server + "/api/players", data=b"", method="POST")
-    with urllib.request.urlopen(req, timeout=10) as res:
+    with urllib.request.urlopen(req, timeout=60) as res:
         player: str = json.loads(res.read())["player_id"]
     return player
 
