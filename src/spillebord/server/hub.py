@@ -19,6 +19,7 @@ from spillebord.server.errors import Refusal
 from spillebord.server.metrics import Metrics
 from spillebord.server.ops import Ops
 from spillebord.server.people.service import People
+from spillebord.server.ratings import Ratings
 from spillebord.server.scale import wiring
 from spillebord.server.sessions import Session, token_hash
 from spillebord.server.settings import Settings
@@ -26,6 +27,7 @@ from spillebord.server.storage import migrate
 from spillebord.server.storage.chat import ChatRepo
 from spillebord.server.storage.engine import Checkpointer, SqliteOwner, make_engine
 from spillebord.server.storage.people import PeopleRepo
+from spillebord.server.storage.ratings import RatingsRepo
 from spillebord.server.storage.repo import MatchRow, Repository
 from spillebord.server.storage.writer import GroupWriter
 from spillebord.server.tables.service import Tables
@@ -48,6 +50,7 @@ class Hub:
         self.people = People(PeopleRepo(self.engine), settings)
         self.tables = Tables(self)
         self.chat = Chat(ChatRepo(self.engine))
+        self.ratings = Ratings(RatingsRepo(self.engine))
         # One worker: in-process bus and locks.  SPILLEBORD_REDIS (with PostgreSQL):
         # Redis pub/sub and PostgreSQL advisory locks across workers (scale/).
         self.scale = wiring.install(self)
@@ -89,6 +92,7 @@ class Hub:
         log.info("reloaded %d unfinished games", len(rows))
         await self.tables.start()
         self.chat.start()
+        self.ratings.start()
         # Import every game's bots and solver now, then move everything that exists at
         # start-up (modules, tables, reloaded games) out of the garbage collector's
         # reach: a full collection then scans only what the running games create, which
@@ -120,6 +124,7 @@ class Hub:
         self.drivers.clear()
         await self.tables.stop()
         await self.chat.stop()
+        await self.ratings.stop()
         await self.scale.stop()
         if self._writer is not None:
             await asyncio.to_thread(self._writer.close)

@@ -53,3 +53,8 @@ def statistics() -> Response:
 @router.get("/lobby", include_in_schema=False)
 def lobby() -> Response:
     return page("lobby.html", "Lobby")
+
+
+@router.get("/leaderboard", include_in_schema=False)
+def leaderboard() -> Response:
+    return page("leaderboard.html", "Rangliste")

@@ -10,6 +10,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -147,4 +148,44 @@ chat = Table(
     Column("time", DateTime(timezone=True), nullable=False),
     Index("ix_chat_match", "match_id"),
     Index("ix_chat_time", "time"),
+)
+
+# Ratings (issue 15): OpenSkill per named account, table game and seat-count class.
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("seat_class", String(8), primary_key=True),  # server/ratings.py seat_class
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", DateTime(timezone=True), nullable=False),
+)
+
+# One row per rated seat of a rated match: the rating before and after (the history
+# chart).  The key makes a second update of the same match impossible.
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("seat_class", String(8), nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("time", DateTime(timezone=True), nullable=False),
+    Index("ix_rating_history_player", "player_id"),
+)
+
+# Every finished table match once looked at by the rater: rated or not (a guest or a
+# bot seated), so the rater never looks again.
+rated_matches = Table(
+    "rated_matches",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("rated", Boolean, nullable=False),
+    Column("time", DateTime(timezone=True), nullable=False),
 )

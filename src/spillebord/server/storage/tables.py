@@ -15,7 +15,15 @@ from sqlalchemy import and_, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 
 from spillebord.server.errors import Refusal
-from spillebord.server.storage.models import invites, matches, open_tables, players, seats
+from spillebord.server.rating_math import seat_class, shown
+from spillebord.server.storage.models import (
+    invites,
+    matches,
+    open_tables,
+    players,
+    ratings,
+    seats,
+)
 
 
 def _aware(t: datetime) -> datetime:
@@ -103,16 +111,25 @@ class TablesRepo:
                 part = ids[chunk:chunk + 500]
                 for s in conn.execute(
                         select(seats.c.match_id, seats.c.seat, seats.c.kind, seats.c.bot,
-                               seats.c.level, seats.c.token_hash, players.c.name)
+                               seats.c.level, seats.c.token_hash, seats.c.player_id,
+                               players.c.name)
                         .outerjoin(players, players.c.id == seats.c.player_id)
                         .where(seats.c.match_id.in_(part)).order_by(seats.c.seat)):
                     seat_rows[s.match_id].append(s)
+            pids = list({s.player_id for rows in seat_rows.values() for s in rows
+                         if s.player_id is not None})
+            rated = {(r.player_id, r.game, r.seat_class): shown(r.mu, r.sigma)
+                     for start in range(0, len(pids), 500)
+                     for r in conn.execute(select(ratings).where(
+                         ratings.c.player_id.in_(pids[start:start + 500])))}
         out = []
         for h in heads:
             listed = [{"seat": s.seat, "kind": s.kind, "bot": s.bot,
                        "level": s.level.get("level") if isinstance(s.level, dict) else None,
                        "taken": s.kind == "bot" or s.token_hash is not None,
-                       "name": s.name}
+                       "name": s.name,
+                       "rating": rated.get((s.player_id, h.game,
+                                            seat_class(h.game, len(seat_rows[h.match_id]))))}
                       for s in seat_rows[h.match_id]]
             free = sum(1 for s in listed if not s["taken"])
             if free == 0:

@@ -140,6 +140,14 @@ export const changePassword = (oldPassword, newPassword) =>
 /** @param {string} id @returns {Promise<import("./protocol").ChatLog>} */
 export const getChat = (id) => request("GET", `/api/matches/${encodeURIComponent(id)}/chat`);
 
+// Ratings (docs/protocol.md, "Ratings").
+/** @param {string} game @param {number} seats @returns {Promise<import("./protocol").Leaderboard>} */
+export const getLeaderboard = (game, seats) =>
+  request("GET", `/api/leaderboard/${encodeURIComponent(game)}?seats=${seats}`);
+/** @param {string} player @returns {Promise<import("./protocol").PlayerRatings>} */
+export const getPlayerRatings = (player) =>
+  request("GET", `/api/players/${encodeURIComponent(player)}/ratings`);
+
 // Open tables (docs/protocol.md, "Open tables and quick match").
 /** @param {string} matchId @param {number | null} seat @returns {Promise<import("./protocol").SeatTaken>} */
 export const takeSeat = (matchId, seat) =>

@@ -60,7 +60,10 @@ function card(table) {
     const label = el("span", { class: "seat-no", text: t("start.seat_n", { n: s.seat + 1 }) });
     let who;
     if (s.kind === "bot") who = el("span", { text: t("lobby.bot", { bot: botName(s.bot, s.level) }) });
-    else if (s.taken) who = el("span", { class: "player-name", text: s.name || t("lobby.guest") });
+    else if (s.taken) {
+      const name = s.name || t("lobby.guest");
+      who = el("span", { class: "player-name", text: s.rating === null || s.rating === undefined ? name : t("lobby.rated", { name, rating: s.rating }) });
+    }
     else {
       who = el("button", { type: "button", class: "primary take", "data-seat": String(s.seat),
         text: t("lobby.take", { n: s.seat + 1 }) });

@@ -11,6 +11,7 @@ import { renderInvites, renderLog, renderOutcome, renderSeats, seatNamer, shortN
 import { createExtras } from "./extras.js";
 import { createFairBox } from "./fair.js";
 import { createChat } from "./chat.js";
+import { showRatingChange } from "./rating.js";
 import { mergeEvents, Session } from "./session.js";
 import { announce, choose, clearMessage, errorText, initPage, showMessage } from "./ui.js";
 
@@ -25,6 +26,7 @@ let renderer = null;
 let extras = null; // rules, and the solitaires' clock, best result and replay of the deal
 let fairBox = null; // the table games' sealed deal and its check at the end
 let chat = null; // table games: the table chat (chat.js)
+let ratingShown = false; // the rating change after a rated game (rating.js)
 let last = null;
 const log = debug.log;
 let seatName = (i) => t("seat.player", { n: i + 1 });
@@ -120,6 +122,10 @@ function onState(d, v) {
   $("status").textContent = statusText(d);
   renderSeats($("seats"), match, d, seatName);
   fairBox?.update(match, Boolean(d.outcome));
+  if (d.outcome && mySeat !== null && match.seats.length > 1 && !ratingShown && $("rating")) {
+    ratingShown = true;
+    showRatingChange($("rating"), matchId);
+  }
   renderLog($("log"), log, seatName, match.seats.length === 1, describe, sentence);
   renderOutcome($("outcome"), d.outcome, { ...match, match_id: matchId }, seatName, mySeat);
   const lastEv = (d.events || []).at(-1);

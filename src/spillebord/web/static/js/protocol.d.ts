@@ -111,6 +111,57 @@ export interface LobbySeat {
   level: number | null;
   taken: boolean;
   name: string | null;
+  /** the seated player's rating for this game and seat count, if rated */
+  rating: number | null;
+}
+
+/** @wire GET /api/leaderboard/{game} */
+export interface Leaderboard {
+  game: string;
+  class: string;
+  players: LeaderboardRow[];
+}
+
+/** @wire GET /api/leaderboard/{game} */
+export interface LeaderboardRow {
+  rank: number;
+  name: string;
+  player_id: string;
+  rating: number;
+  mu: number;
+  sigma: number;
+  games: number;
+}
+
+/** @wire GET /api/players/{player_id}/ratings */
+export interface PlayerRatings {
+  player_id: string;
+  ratings: PlayerRating[];
+  history: RatingChange[];
+}
+
+/** @wire GET /api/players/{player_id}/ratings */
+export interface PlayerRating {
+  game: string;
+  class: string;
+  mu: number;
+  sigma: number;
+  games: number;
+  rating: number;
+}
+
+/** @wire GET /api/players/{player_id}/ratings */
+export interface RatingChange {
+  match_id: string;
+  game: string;
+  class: string;
+  mu_before: number;
+  sigma_before: number;
+  mu: number;
+  sigma: number;
+  time: string;
+  rating_before: number;
+  rating: number;
 }
 
 /** @wire POST /api/lobby/{match_id}/take */

@@ -1,0 +1,49 @@
+"""The rating arithmetic (pure): seat-count classes, teams, OpenSkill updates and the
+number shown (server/ratings.py explains the choices)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from openskill.models import PlackettLuce
+
+MODEL = PlackettLuce()
+
+
+def seat_class(game: str, seats: int) -> str:
+    """The seat-count class a table plays in: kugler by its exact size (4, 6, 8);
+    other games 2, 3-4 or 5-8 seats."""
+    if game == "kugler" or seats <= 2:
+        return str(seats)
+    return "3-4" if seats <= 4 else "5-8"
+
+
+def shown(mu: float, sigma: float) -> int:
+    return round(1000 + 40 * (mu - 3 * sigma))
+
+
+def teams_of(game: str, seats: int) -> list[tuple[int, ...]]:
+    if game == "kugler":
+        half = seats // 2
+        return [(t, t + half) for t in range(half)]
+    return [(s,) for s in range(seats)]
+
+
+def rate(game: str, seats: int, ranking: Sequence[Sequence[int]],
+         before: dict[int, tuple[float, float]]) -> dict[int, tuple[float, float]]:
+    """The seats' new (μ, σ) from their old ones and the outcome's ranking."""
+    place = {seat: i for i, group in enumerate(ranking) for seat in group}
+    teams = teams_of(game, seats)
+    ranks = [float(min(place.get(s, len(ranking)) for s in team)) for team in teams]
+    rated = MODEL.rate([[MODEL.rating(mu=before[s][0], sigma=before[s][1]) for s in team]
+                        for team in teams], ranks=ranks)
+    out: dict[int, tuple[float, float]] = {}
+    for team, results in zip(teams, rated, strict=True):
+        for seat, r in zip(team, results, strict=True):
+            out[seat] = (float(r.mu), float(r.sigma))
+    return out
+
+
+def default() -> tuple[float, float]:
+    r = MODEL.rating()
+    return float(r.mu), float(r.sigma)
