@@ -18,7 +18,7 @@ import numpy as np
 
 from spillebord.core.cards import one_deck
 from spillebord.core.protocol import JSON, Action
-from spillebord.research.codec import Codec, EncodingError, one_hot
+from spillebord.research.codec import Codec, EncodingError
 
 CARDS: tuple[str, ...] = tuple(one_deck())
 CARD: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
@@ -37,34 +37,45 @@ class JomfruCodec(Codec):
     def observe(self, view: JSON) -> np.ndarray:
         n = self.seats
         me = view["seat"]
-        out = np.zeros(self.size, dtype=np.float32)
+        at_idx: list[int] = []  # every non-zero entry, written in one numpy call
+        values: list[float] = []
         out_order = {s: i for i, s in enumerate(view["out"])}
-        recycled = set(view["recycled"])
+        recycled = view["recycled"]
+        down, held, ups = view["down_counts"], view["held"], view["up"]
+        card = CARD.__getitem__
         for r in range(n):
             s = (me + r) % n
             at = r * SEAT_BLOCK
-            up = view["up"][s]
-            out[at] = view["down_counts"][s] / N
-            out[at + 1] = len(up) / N
-            out[at + 2] = view["held"][s] / N
+            up = ups[s]
+            at_idx += (at, at + 1, at + 2)
+            values += (down[s] / N, len(up) / N, held[s] / N)
             if s in out_order:
-                out[at + 3] = 1.0
-                out[at + 4] = (out_order[s] + 1) / n
-            out[at + 5] = float(s in recycled)
+                at_idx += (at + 3, at + 4)
+                values += (1.0, (out_order[s] + 1) / n)
+            if s in recycled:
+                at_idx.append(at + 5)
+                values.append(1.0)
             if up:
-                out[at + 6 + CARD[up[-1]]] = 1.0
-                for c in up:
-                    out[at + 6 + N + CARD[c]] = 1.0
+                base = at + 6 + N
+                at_idx.append(at + 6 + CARD[up[-1]])
+                at_idx += [base + i for i in map(card, up)]
+                values += [1.0] * (len(up) + 1)
         at = self._globals
         if view["to_move"] is not None:
-            out[at + (view["to_move"] - me) % n] = 1.0
+            at_idx.append(at + (view["to_move"] - me) % n)
+            values.append(1.0)
         at += n
-        one_hot(out, at, CARD, view["turned"])
+        if view["turned"] is not None:
+            at_idx.append(at + CARD[view["turned"]])
+            values.append(1.0)
         at += N
         for k, pile in enumerate(view["centre"]):
-            out[at + k * N + CARD[pile[-1]]] = 1.0
-        at += 4 * N
-        out[at] = view["turns"] / view["turn_limit"]
+            at_idx.append(at + k * N + CARD[pile[-1]])
+            values.append(1.0)
+        at_idx.append(at + 4 * N)
+        values.append(view["turns"] / view["turn_limit"])
+        out = np.zeros(self.size, dtype=np.float32)
+        out[at_idx] = values
         return out
 
     def index(self, view: JSON, action: Action) -> int:

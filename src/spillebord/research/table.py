@@ -22,7 +22,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 import spillebord.games  # noqa: F401  (registers the games)
-from spillebord.core.protocol import Action, State
+from spillebord.core.protocol import JSON, Action, State
 from spillebord.core.registry import load
 from spillebord.research.codec import Codec, reward
 from spillebord.research.jomfru import JomfruCodec
@@ -62,6 +62,7 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.state_: State | None = None
         self._cache: dict[int, ObsDict] = {}
         self._legal: dict[int, Action] = {}
+        self._views: dict[int, JSON] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -89,9 +90,18 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     def _set(self, state: State) -> None:
         self.state_ = state
         self._cache = {}
+        self._views: dict[int, JSON] = {}
         mover = state.to_move
         self._legal = ({} if mover is None else
-                       self.codec.actions(state.view(mover), state.legal_actions()))
+                       self.codec.actions(self._view(mover), state.legal_actions()))
+
+    def _view(self, seat: int) -> JSON:
+        """The seat's view of the current state, built once per state."""
+        view = self._views.get(seat)
+        if view is None:
+            assert self.state_ is not None
+            view = self._views[seat] = self.state_.view(seat)
+        return view
 
     def _mover(self) -> str:
         assert self.state_ is not None
@@ -107,7 +117,7 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             if seat == self.state_.to_move:
                 mask[list(self._legal)] = 1
             cached = self._cache[seat] = {
-                "observation": self.codec.observe(self.state_.view(seat)),
+                "observation": self.codec.observe(self._view(seat)),
                 "action_mask": mask,
             }
         return cached
