@@ -90,7 +90,7 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     def _set(self, state: State) -> None:
         self.state_ = state
         self._cache = {}
-        self._views: dict[int, JSON] = {}
+        self._views = {}
         mover = state.to_move
         self._legal = ({} if mover is None else
                        self.codec.actions(self._view(mover), state.legal_actions()))
