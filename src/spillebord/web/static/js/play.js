@@ -1,11 +1,10 @@
-// @ts-nocheck -- issue 21: JSDoc types for this module are being added; remove this line then
 // The game page (/play/{match_id}): finds the seat token (URL fragment, else
 // localStorage), opens the match's WebSocket, loads the game's renderer module and hands
 // it each `state`.  Undo/redo/hint/verdict are solitaire messages of the protocol; every
 // move is an action text the server offered.  Refusals show in #messages and the board is
 // re-drawn from the last state the server sent, so it never shows a refused move.
 
-import { getGames, getMatch, loadToken, rememberMatch, saveToken } from "./api.js";
+import { ApiError, getGames, getMatch, loadToken, rememberMatch, saveToken } from "./api.js";
 import { cardName, t } from "./i18n.js";
 import { renderInvites, renderLog, renderOutcome, renderSeats, seatNamer, shortNamer } from "./panel.js";
 import { createExtras } from "./extras.js";
@@ -15,22 +14,43 @@ import { showRatingChange } from "./rating.js";
 import { mergeEvents, Session } from "./session.js";
 import { announce, choose, clearMessage, errorText, initPage, showMessage } from "./ui.js";
 
-const $ = (id) => document.getElementById(id);
-const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
-const debug = { timings: [], state: null, session: null, ready: false, log: [], marks: { start: performance.now() } };
-window.__spillebord = debug;
+/** @typedef {import("./protocol").StateData} StateData */
+/** @typedef {import("./protocol").MatchInfo & { solver: boolean }} PageMatch the match info and whether the game has a solver */
 
-let match = null;
+/** The page's element with this id (play.html has them all). */
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const $button = (/** @type {string} */ id) => /** @type {HTMLButtonElement} */ ($(id));
+const $link = (/** @type {string} */ id) => /** @type {HTMLAnchorElement} */ ($(id));
+const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+/**
+ * What the browser tests and benchmarks read (window.__spillebord).
+ * @type {{ timings: { seq: number, ms: number }[], state: StateData | null, session: Session | null,
+ *   ready: boolean, log: import("./protocol").GameEvent[], marks: { [name: string]: number },
+ *   interactiveAt?: number, hint?: string | null, hints?: number }}
+ */
+const debug = { timings: [], state: null, session: null, ready: false, log: [], marks: { start: performance.now() } };
+/** @type {any} */ (window).__spillebord = debug;
+
+/** @type {PageMatch} set by main() before the socket opens */
+let match = /** @type {any} */ (null);
+/** @type {number | null} */
 let mySeat = null;
+/** @type {import("./board").Renderer | null} */
 let renderer = null;
-let extras = null; // rules, and the solitaires' clock, best result and replay of the deal
-let fairBox = null; // the table games' sealed deal and its check at the end
-let chat = null; // table games: the table chat (chat.js)
+/** @type {ReturnType<typeof createExtras> | null} rules, and the solitaires' clock, best result and replay of the deal */
+let extras = null;
+/** @type {ReturnType<typeof createFairBox> | null} the table games' sealed deal and its check at the end */
+let fairBox = null;
+/** @type {ReturnType<typeof createChat> | null} table games: the table chat (chat.js) */
+let chat = null;
 let ratingShown = false; // the rating change after a rated game (rating.js)
+/** @type {StateData | null} */
 let last = null;
 const log = debug.log;
+/** @type {(seat: number) => string} */
 let seatName = (i) => t("seat.player", { n: i + 1 });
-let verdictTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let verdictTimer;
 // The server answers one solver question per socket at a time ("busy" otherwise), so
 // hints (asked by the player) go first and verdicts (asked after each move) wait.
 const solver = { busy: false, wantHint: false, wantVerdict: false };
@@ -51,8 +71,10 @@ function solverDone() {
   pumpSolver();
 }
 let settled = false;
-let held = null; // a spectator state that arrived before the seat was confirmed
-let early = null; // a state that arrived before the renderer module
+/** @type {StateData | null} a spectator state that arrived before the seat was confirmed */
+let held = null;
+/** @type {[StateData, number] | null} a state that arrived before the renderer module */
+let early = null;
 
 function takeToken() {
   const m = location.hash.match(/token=([^&]+)/);
@@ -65,6 +87,7 @@ function takeToken() {
   return loadToken(matchId);
 }
 
+/** @param {string} text */
 function describe(text) {
   // The renderer words its own actions; otherwise card codes get their names.
   if (renderer && renderer.describe) return renderer.describe(text);
@@ -73,6 +96,7 @@ function describe(text) {
 
 // A move-log line and announcement for an event: the renderer's own sentence from the
 // server's move facts ("Computer 2 vendte hjerter otte"), else "<seat>: <action>".
+/** @param {import("./protocol").GameEvent} ev @returns {string} */
 function sentence(ev) {
   const own = renderer && renderer.sentence ? renderer.sentence(ev) : null;
   if (own) return own;
@@ -80,25 +104,28 @@ function sentence(ev) {
   return who + describe(ev.action);
 }
 
+/** @param {StateData} st */
 function updateToolbar(st) {
   const solitaire = match.seats.length === 1;
   const player = mySeat !== null && st.status !== "finished";
   for (const id of ["undo", "redo", "hint"]) $(id).hidden = !solitaire || mySeat === null;
-  $("undo").disabled = !player || !st.can_undo;
-  $("redo").disabled = !player || !st.can_redo;
-  $("hint").disabled = !player || !st.legal.length || !match.solver;
+  $button("undo").disabled = !player || !st.can_undo;
+  $button("redo").disabled = !player || !st.can_redo;
+  $button("hint").disabled = !player || !st.legal.length || !match.solver;
   $("hint").hidden ||= !match.solver;
   $("resign").hidden = !st.legal.includes("resign");
 }
 
+/** @param {StateData} st */
 function statusText(st) {
-  if (st.status === "finished") return t("status.over");
+  if (st.status === "finished" || st.to_move === null) return t("status.over");
   if (mySeat === null) return t("status.watching", { name: seatName(st.to_move) });
   if (st.to_move === mySeat) return t("status.your_turn");
   return t("status.waiting", { name: seatName(st.to_move) });
 }
 
-function onState(d, v) {
+/** @param {StateData} d @param {number} [v] */
+function onState(d, v = 0) {
   // With a token, the socket starts as a spectator until `hello` is answered: wait.
   if (!settled) {
     held = d;
@@ -109,7 +136,7 @@ function onState(d, v) {
     return;
   }
   const received = performance.now();
-  if (!log.length && v > 0 && !(d.events || []).length) session.syncAll();
+  if (!log.length && v > 0 && !(d.events || []).length) session?.syncAll();
   // Kept by number: after a reconnect the `sync` answer can bring a missed event after
   // a newer one that the new socket was already told.
   mergeEvents(log, d.events || []);
@@ -135,7 +162,7 @@ function onState(d, v) {
     debug.timings.push({ seq: lastEv?.seq ?? 0, ms: performance.now() - received });
     if (!debug.ready) debug.interactiveAt = debug.marks.drawn = performance.now();
     debug.ready = true;
-    document.body.dataset.version = String(session.version);
+    document.body.dataset.version = String(session?.version);
   });
   if (match.solver && mySeat !== null && !d.outcome) {
     clearTimeout(verdictTimer);
@@ -147,14 +174,15 @@ function onState(d, v) {
   if (d.outcome) $("verdict").textContent = "";
 }
 
+/** @type {import("./board").RendererCtx} */
 const ctx = {
   act(text) {
     clearMessage();
-    session.act(text);
+    session?.act(text);
   },
   click(target) {
     clearMessage();
-    session.click(target);
+    session?.click(target);
   },
   say(text) {
     $("status").textContent = text;
@@ -169,6 +197,7 @@ const ctx = {
   },
 };
 
+/** @type {Session | null} */
 let session = null;
 
 async function main() {
@@ -181,17 +210,18 @@ async function main() {
     getGames().catch(() => []),
   ]);
   if (found instanceof Error) {
-    showMessage(errorText(found.code, found.reason, found), "error");
+    const e = found instanceof ApiError ? found : new ApiError(0, "unknown", String(found));
+    showMessage(errorText(e.code, e.reason, e), "error");
     $("status").textContent = t("play.no_match");
     return;
   }
-  match = found;
-  const info = games.find((g) => g.key === match.game) || {};
-  match.solver = Boolean(info.solver);
-  const gameName = info.name ? info.name[document.documentElement.lang] || info.name.da : match.game;
+  const info = games.find((g) => g.key === found.game);
+  match = { ...found, solver: Boolean(info && info.solver) };
+  const lang = /** @type {"da" | "en"} */ (document.documentElement.lang);
+  const gameName = info ? info.name[lang] || info.name.da : match.game;
   document.title = `${gameName} — ${t("app.name")}`;
   $("game-title").textContent = gameName;
-  extras = createExtras({ match, matchId, gameName });
+  extras = createExtras({ match, gameName });
   fairBox = createFairBox($("fair"), matchId);
   document.body.dataset.game = match.game;
   debug.marks.fetched = performance.now();
@@ -206,7 +236,7 @@ async function main() {
   };
   renderInvites($("invites"), matchId, match);
   rememberMatch({ match_id: matchId, game: match.game });
-  session = new Session(matchId, token, {
+  const live = new Session(matchId, token, {
     onWelcome(d) {
       debug.marks.welcome ??= performance.now();
       if (d.role !== "player" && !settled) return;
@@ -256,7 +286,7 @@ async function main() {
       }
       showMessage(errorText(d.code, d.reason, d), "error");
       if (d.code === "bad_token") $("role").textContent = t("play.bad_token");
-      if (last) renderer.update({ view: last.view, legal: last.legal, moves: last.moves || {}, seat: mySeat, toMove: last.to_move, events: [], outcome: last.outcome });
+      if (last && renderer) renderer.update({ view: last.view, legal: last.legal, moves: last.moves || {}, seat: mySeat, toMove: last.to_move, events: [], outcome: last.outcome });
     },
     onHint(d) {
       solverDone();
@@ -267,7 +297,7 @@ async function main() {
         return;
       }
       ctx.say(t("hint.is", { action: describe(d.action) }));
-      renderer.showHint?.(d.action);
+      renderer?.showHint?.(d.action);
     },
     onVerdict(d) {
       solverDone();
@@ -291,18 +321,19 @@ async function main() {
       }
     },
   });
-  debug.session = session;
+  session = live;
+  debug.session = live;
   if (match.seats.length > 1 && $("chat")) {
-    chat = createChat($("chat"), { matchId, send: (d) => session.chat(d), seatName: (i) => seatName(i),
+    chat = createChat($("chat"), { matchId, send: (d) => live.chat(d), seatName: (i) => seatName(i),
       mySeat: () => mySeat, seats: match.seats.length });
   }
-  session.watchNetwork();
-  session.connect();
-  renderer = (await modPromise).createRenderer($("board"), ctx);
+  live.watchNetwork();
+  live.connect();
+  renderer = /** @type {import("./board").CreateRenderer} */ ((await modPromise).createRenderer)($("board"), ctx);
   debug.marks.renderer = performance.now();
   if (early) onState(...early);
-  $("undo").addEventListener("click", () => session.undo());
-  $("redo").addEventListener("click", () => session.redo());
+  $("undo").addEventListener("click", () => live.undo());
+  $("redo").addEventListener("click", () => live.redo());
   $("hint").addEventListener("click", () => {
     ctx.say(t("hint.thinking"));
     solver.wantHint = true;
@@ -312,17 +343,17 @@ async function main() {
     const ok = await choose(t("play.resign_confirm"), [{ value: "resign", label: t("play.resign") }]);
     if (ok) ctx.act("resign");
   });
-  $("watch-link").href = `/play/${matchId}`;
+  $link("watch-link").href = `/play/${matchId}`;
   if (match.seats.length === 1 && match.deal !== null && match.deal !== undefined) {
     // A solitaire's deal number is public: share it as a link to the start page.
     $("share-deal").hidden = false;
-    $("share-deal").href = `/?game=${match.game}&deal=${match.deal}`;
+    $link("share-deal").href = `/?game=${match.game}&deal=${match.deal}`;
     $("share-deal").textContent = t("play.share_deal", { deal: match.deal });
   }
 }
 
 document.addEventListener("keydown", (ev) => {
-  if (!session || ev.target.closest("input, select, dialog")) return;
+  if (!session || (ev.target instanceof Element && ev.target.closest("input, select, dialog"))) return;
   if ((ev.ctrlKey || ev.metaKey) && ev.key === "z" && !$("undo").hidden) session.undo();
   if ((ev.ctrlKey || ev.metaKey) && ev.key === "y" && !$("redo").hidden) session.redo();
 });
