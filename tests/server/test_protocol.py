@@ -3,6 +3,7 @@ and nothing changes (the version and the seat's view stay as they were)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import httpx
@@ -186,3 +187,35 @@ async def test_internal_names_deep_nesting_and_version_range(server: LiveServer)
     await c.send("act", action=legal)
     await c.until(lambda s: c.version == 1)
     await c.close()
+
+
+async def test_seats_messages_follow_claims_and_presence(server: LiveServer) -> None:
+    """The host's socket hears a ``seats`` message when the invite is claimed, when the
+    friend's socket opens and when it closes — and none for an ordinary action."""
+    assert TABLE is not None
+    n = games.load(TABLE).seat_counts[0]
+    made = await create(server.http, game=TABLE, seats=["me", "human", *["human"] * (n - 2)])
+    host = await Client.open(server.ws, made["match_id"], made["token"])
+    await host.expect("welcome")
+    await host.expect("state")
+
+    async def seat_1(want: dict[str, bool]) -> None:
+        while not host.seat_updates or any(host.seat_updates[-1][1][k] != v
+                                           for k, v in want.items()):
+            with contextlib.suppress(TimeoutError):
+                await host.recv(timeout=0.2)
+            assert len(host.raw) < 50, host.raw
+
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        claim = await http.post(f"/api/invites/{made['invites'][0]['code']}/claim")
+    await seat_1({"claimed": True, "connected": False})
+    friend = await Client.open(server.ws, made["match_id"], claim.json()["token"])
+    await seat_1({"claimed": True, "connected": True})
+    updates = len(host.seat_updates)
+    await host.until(lambda s: bool(s["legal"]))
+    await host.send("act", action=host.state["legal"][0])
+    await host.until(lambda s: host.version >= 1)
+    await friend.close()
+    await seat_1({"connected": False})
+    assert len(host.seat_updates) == updates + 1  # the action brought none
+    await host.close()
