@@ -145,18 +145,22 @@ def test_ismcts_refuses_bad_budgets() -> None:
         bots.load("kugler", "ismcts", screen=-1)
 
 
-def test_three_levels_from_greedy_to_the_full_search() -> None:
+def test_three_levels_advance_greedy_search() -> None:
     levels = bots.levels("kugler")
     assert sorted(levels) == [1, 2, 3] and bots.default_level("kugler") == 2
-    assert levels[1].bot == "greedy"
-    assert levels[2].bot == levels[3].bot == "ismcts"
-    two, three = levels[2].options, levels[3].options
-    assert two["iterations"] < three["iterations"] and two["horizon"] < 8
-    assert two["seconds"] <= 1.0 and three["seconds"] <= 1.0
+    assert [levels[n].bot for n in (1, 2, 3)] == ["advance", "greedy", "ismcts"]
+    assert levels[3].options["seconds"] <= 1.0
+
+
+def test_advance_runs_furthest_where_greedy_hits() -> None:
+    state = position({0: ["t10"], 1: ["t15", "t30"]}, ["5H", "TD", "6C", "2C", "3C"])
+    advance = bots.load("kugler", "advance").choose(Observation(state, 0, random.Random(1)))
+    greedy = bots.load("kugler", "greedy").choose(Observation(state, 0, random.Random(1)))
+    assert str(advance) == "TD t10-t20" and str(greedy) == "5H t10-t15"
 
 
 def test_bots_are_registered() -> None:
-    assert bots.names("kugler") == ["random", "greedy", "ismcts"]
+    assert bots.names("kugler") == ["random", "advance", "greedy", "ismcts"]
 
 
 def test_simulate_cli_with_kugler_bots() -> None:

@@ -55,8 +55,9 @@ KEEP = np.array([2.0, 0, 0, 0, 0, 0, 3.0, 2.5, 0, 0.5, 2.0, 2.0, 2.0, 7.0])
 
 
 @njit(cache=True)
-def team_values(b: np.ndarray, g: np.ndarray, vals: np.ndarray) -> None:
-    """Each team's summed marble value into ``vals`` (team t = seats t and t + n/2)."""
+def team_values(b: np.ndarray, g: np.ndarray, vals: np.ndarray, danger: float) -> None:
+    """Each team's summed marble value into ``vals`` (team t = seats t and t + n/2),
+    ``danger`` the weight of a threat (``DANGER``; 0 for the advance bot)."""
     n = g[G_N]
     half = n // 2
     track = g[G_TRACK]
@@ -94,16 +95,25 @@ def team_values(b: np.ndarray, g: np.ndarray, vals: np.ndarray) -> None:
                 threats += 1
         if threats > 4:
             threats = 4
-        vals[team] += value * (1.0 - DANGER * threats)
+        vals[team] += value * (1.0 - danger * threats)
 
 
 @njit(cache=True)
 def relative(b: np.ndarray, g: np.ndarray, team: int, vals: np.ndarray) -> float:
     """Team ``team``'s value minus the mean of the other teams' on ``b``."""
-    team_values(b, g, vals)
+    team_values(b, g, vals, DANGER)
     half = g[G_N] // 2
     rel: float = vals[team] - (vals.sum() - vals[team]) / (half - 1)
     return rel
+
+
+@njit(cache=True)
+def progress(b: np.ndarray, g: np.ndarray, team: int, vals: np.ndarray) -> float:
+    """The advance bot's value of ``b`` for ``team``: its own marbles' values with no
+    danger, the other teams ignored."""
+    team_values(b, g, vals, 0.0)
+    own: float = vals[team]
+    return own
 
 
 @njit(cache=True)
@@ -126,26 +136,30 @@ def waiting(b: np.ndarray, g: np.ndarray, c: int) -> bool:
 
 @njit(cache=True)
 def score_keys(b: np.ndarray, seats: int, c: int, team: int, ranks: np.ndarray,
-               keys: np.ndarray) -> np.ndarray:
-    """The greedy score of each action (``ranks[i]`` with packed steps ``keys[i]``; 0:
-    a discard) for the seat of ``team`` moving colour ``c`` (−1: discards only)."""
+               keys: np.ndarray, advance: bool) -> np.ndarray:
+    """The score of each action (``ranks[i]`` with packed steps ``keys[i]``; 0: a
+    discard) for the seat of ``team`` moving colour ``c`` (−1: discards only): greedy's
+    (``relative`` minus the card's keep-value), or with ``advance`` the advance bot's
+    (``progress``, no keep-values)."""
     g = GEO[seats]
     vals = np.zeros(seats // 2)
     wait = c >= 0 and waiting(b, g, c)
-    base = relative(b, g, team, vals)
+    base = progress(b, g, team, vals) if advance else relative(b, g, team, vals)
     out = np.empty(len(keys))
     w = b.copy()
     for i in range(len(keys)):
         key = keys[i] & 0xFFFFFFFF
+        keep = 0.0 if advance else keep_of(ranks[i], wait)
         if key == 0 or c < 0:
-            out[i] = base - keep_of(ranks[i], wait)
+            out[i] = base - keep
             continue
         w[:] = b
         do_step(w, g, c, (key >> 24 & 255) - 1, (key >> 16 & 255) - 1)
         d2 = (key & 255) - 1
         if d2 >= 0:
             do_step(w, g, c, (key >> 8 & 255) - 1, d2)
-        out[i] = relative(w, g, team, vals) - keep_of(ranks[i], wait)
+        value = progress(w, g, team, vals) if advance else relative(w, g, team, vals)
+        out[i] = value - keep
     return out
 
 

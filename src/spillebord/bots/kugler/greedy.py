@@ -1,8 +1,10 @@
-"""``greedy``: the one-ply kugler bot.  Every legal action is scored by the board it
-leads to (fastplay.py's evaluation: progress, marbles out and home, safety from being
-hit, hitting opponents) minus the keep-value of the card it spends; the best score wins,
-ties broken by the action text (deterministic).  Reads the board from a determinization
-(the board is public; the hidden cards of the sample are never looked at)."""
+"""``greedy`` and ``advance``: the one-ply kugler bots.  Every legal action is scored
+by the board it leads to (fastplay.py's evaluation: progress, marbles out and home,
+safety from being hit, hitting opponents) minus the keep-value of the card it spends;
+the best score wins, ties broken by the action text (deterministic).  ``advance`` (the
+easy level) counts only its own team's progress.  Reads the board from a
+determinization (the board is public; the hidden cards of the sample are never looked
+at)."""
 
 from __future__ import annotations
 
@@ -22,25 +24,29 @@ def team_of(state: KuglerState, seat: int) -> int:
     return seat % (state.seats // 2)
 
 
-def score_moves(state: KuglerState, moves: list[Move]) -> list[float]:
-    """The greedy score of each move for the seat to move in ``state``."""
+def score_moves(state: KuglerState, moves: list[Move],
+                advance: bool = False) -> list[float]:
+    """The greedy score of each move for the seat to move in ``state`` (``advance``:
+    the advance bot's score)."""
     colour = state.colour(state.turn)
     ranks = np.array([RANK_OF_CODE[m.card] for m in moves], dtype=np.int64)
     keys = np.array([m.key for m in moves], dtype=np.int64)
     scores: list[float] = score_keys(state._arr, state.seats,
                                      -1 if colour is None else colour,
-                                     team_of(state, state.turn), ranks, keys).tolist()
+                                     team_of(state, state.turn), ranks, keys,
+                                     advance).tolist()
     return scores
 
 
-def best_move(state: KuglerState, moves: list[Move]) -> Move:
-    """The first move (in text order) with the best greedy score."""
-    scores = score_moves(state, moves)
+def best_move(state: KuglerState, moves: list[Move], advance: bool = False) -> Move:
+    """The first move (in text order) with the best greedy (or advance) score."""
+    scores = score_moves(state, moves, advance)
     return moves[scores.index(max(scores))]
 
 
 class GreedyBot(Bot):
     name = "greedy"
+    advance = False
 
     def __init__(self, **options: Any) -> None:
         if options:
@@ -49,4 +55,13 @@ class GreedyBot(Bot):
     def decide(self, obs: Observation) -> Move:
         sample = obs.sample()
         assert isinstance(sample, KuglerState)
-        return best_move(sample, obs.legal_as(Move))
+        return best_move(sample, obs.legal_as(Move), self.advance)
+
+
+class AdvanceBot(GreedyBot):
+    """``advance``, the easy level: the move that brings the own team's marbles
+    furthest (the greedy values with no danger), ignoring the other teams and the cards
+    worth keeping."""
+
+    name = "advance"
+    advance = True
