@@ -174,6 +174,29 @@ test("the browser's online event reconnects at once, not after the delay", async
   s.close();
 });
 
+test("close code 1012 (the server restarts) reconnects at once and syncs, even after failures", async () => {
+  const { seen, handlers } = recorder();
+  const s = new mod.Session("m1", "tok", handlers);
+  let conn = nextConn();
+  s.connect();
+  const first = await conn;
+  await until(() => first.got.length === 1, "hello");
+  send(first.socket, "state", 4, state([4]));
+  await until(() => s.version === 4, "version 4");
+  s.retry = 5; // a plain loss would now wait 8 s
+  conn = nextConn();
+  const t0 = Date.now();
+  first.socket.close(1012);
+  const second = await conn;
+  assert.ok(Date.now() - t0 < 1000, `reconnected at once (${Date.now() - t0} ms)`);
+  await until(() => second.got.length >= 2, "hello and sync");
+  assert.deepEqual(second.got.slice(0, 2), [
+    { t: "hello", v: 4, d: { token: "tok" } },
+    { t: "sync", v: 4, d: {} },
+  ]);
+  s.close();
+});
+
 test("close code 4404 (no such match) ends the session: no reconnect", async () => {
   const { seen, handlers } = recorder();
   const s = new mod.Session("m1", null, handlers);

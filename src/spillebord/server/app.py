@@ -32,6 +32,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        hub.ops.watch_sigterm()
         try:
             yield
         finally:
@@ -47,6 +48,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         apidocs.install(app)
     app.state.hub = hub
     # Outermost last: the security headers also go on the guards' refusals.
+    app.add_middleware(ops.RefuseWhileDraining, ops=hub.ops)
     app.add_middleware(Guards, max_body_bytes=settings.max_body_bytes,
                        max_header_bytes=settings.max_header_bytes,
                        allowed_origins=settings.allowed_origins)

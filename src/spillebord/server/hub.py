@@ -134,6 +134,14 @@ class Hub:
         if self._owner is not None:
             self._owner.release()
 
+    async def hand_over_bots(self) -> None:
+        """Stop playing bots here (draining): in shared mode another worker's drivers
+        take the games' bots over once this worker's leases are released."""
+        for driver in list(self.drivers.values()):
+            await driver.stop()
+        self.drivers.clear()
+        await self.scale.release_leases()
+
     def adopt(self, row: MatchRow) -> Session:
         session = Session(self, row)
         self.sessions[row.id] = session

@@ -7,16 +7,33 @@
   draining; 200 or 503 with every check's result.
 
 Both are read-only GETs without cookies or secrets; they say nothing about games.
+
+Drain (SIGTERM, or ``await ops.drain()``): the worker stops taking new game sockets
+(their upgrade gets ``503``, which nginx retries on another worker) and state-changing
+API calls (``503 draining``), answers ``/readyz`` with 503, waits
+``SPILLEBORD_DRAIN_SECONDS`` (0 by default: for balancers that poll ``/readyz``), stops
+its bot drivers and releases its bot leases (another worker's drivers take the games'
+bots over), closes every game socket with code 1012 (*service restart*: the page
+reconnects at once, through the proxy to another worker, and syncs), waits up to
+``CLOSE_SECONDS`` for the sockets to go, then lets uvicorn shut down as usual (every
+acknowledged action was committed before it was acknowledged; the writer flushes
+at shutdown).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import signal
+import threading
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from spillebord.server.storage import migrate
 
@@ -27,6 +44,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 router = APIRouter(include_in_schema=False)
 CHECK_SECONDS = 2.0  # a check that takes longer counts as failed
+CLOSE_SECONDS = 5.0  # the longest wait for the closed sockets to go
+RESTART = 1012  # WebSocket close code "service restart": the page reconnects at once
+CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 class Ops:
@@ -36,6 +56,60 @@ class Ops:
         self.hub = hub
         self.draining = False
         self.connections: set[Connection] = set()  # open game sockets
+        self._exit_task: asyncio.Task[None] | None = None
+
+    # -- drain ------------------------------------------------------------------------
+    def watch_sigterm(self) -> None:
+        """Drain on SIGTERM, then hand the signal to the server (uvicorn's own handler:
+        it then shuts down as it would have).  Only in the main thread (tests that run
+        the app in a thread call ``drain`` themselves)."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+        loop = asyncio.get_running_loop()
+        previous = signal.getsignal(signal.SIGTERM)
+
+        def on_term() -> None:
+            if not self.draining:
+                self._exit_task = loop.create_task(self._drain_then_exit(loop, previous))
+
+        loop.add_signal_handler(signal.SIGTERM, on_term)
+
+    async def _drain_then_exit(self, loop: asyncio.AbstractEventLoop,
+                               previous: Callable[[int, Any], Any] | int | None) -> None:
+        try:
+            await self.drain()
+        except Exception:  # draining is a courtesy: exit all the same
+            log.exception("draining failed")
+        finally:
+            loop.remove_signal_handler(signal.SIGTERM)
+            if callable(previous):
+                previous(signal.SIGTERM, None)
+            else:
+                signal.raise_signal(signal.SIGTERM)
+
+    async def drain(self) -> None:
+        self.draining = True
+        log.warning("draining: %d game sockets", len(self.connections))
+        grace = self.hub.settings.drain_seconds
+        if grace > 0:
+            await asyncio.sleep(grace)
+        await self.hub.hand_over_bots()
+        for conn in list(self.connections):
+            conn.restart()
+        deadline = time.monotonic() + CLOSE_SECONDS
+        while self.connections and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        log.warning("drained: %d game sockets left", len(self.connections))
+
+    async def refuse_socket(self, ws: WebSocket) -> None:
+        """A new game socket while draining: 503 before the upgrade (nginx tries the
+        next worker), or — where the server cannot answer an upgrade with a response —
+        a close with 1012 right away."""
+        try:
+            await ws.send_denial_response(Response(status_code=503,
+                                                   headers={"Retry-After": "1"}))
+        except RuntimeError:
+            await ws.close(code=RESTART)
 
     async def _database(self) -> tuple[bool, bool]:
         """(reachable, migrations current)."""
@@ -72,3 +146,23 @@ async def readyz(request: Request) -> JSONResponse:
     report = await _ops(request).readiness()
     return JSONResponse(report, status_code=200 if report["ready"] else 503,
                         headers={"Cache-Control": "no-store"})
+
+
+class RefuseWhileDraining:
+    """State-changing HTTP requests get ``503 draining`` (nothing changed) while the
+    worker drains: no new games, claims or chat lines start on a worker that is going."""
+
+    def __init__(self, app: ASGIApp, ops: Ops) -> None:
+        self.app = app
+        self.ops = ops
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (self.ops.draining and scope["type"] == "http"
+                and scope.get("method") in CHANGING):
+            response = JSONResponse(
+                {"detail": {"code": "draining",
+                            "reason": "this server is restarting; try again"}},
+                status_code=503, headers={"Retry-After": "1"})
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)

@@ -46,6 +46,7 @@ class Settings:
     max_header_bytes: int = 16_384  # largest sum of HTTP request headers (431 above)
     allowed_origins: tuple[str, ...] = ()  # other sites allowed to post and connect
     api_docs: bool = True           # /docs, /redoc and /openapi.json (off in production)
+    drain_seconds: float = 0.0      # on SIGTERM: /readyz 503 this long before sockets close
     log_json: bool = False          # logs as JSON lines (server/logs.py)
     metrics_token: str | None = None  # /metrics needs this bearer token (docs/metrics.md)
 
@@ -76,6 +77,7 @@ class Settings:
                                   if o.strip()),
             api_docs=os.environ.get("SPILLEBORD_API_DOCS", "1").lower()
             not in ("0", "false", "no", "off"),
+            drain_seconds=_float("SPILLEBORD_DRAIN_SECONDS", cls.drain_seconds),
             log_json=_flag("SPILLEBORD_LOG_JSON"),
             metrics_token=os.environ.get("SPILLEBORD_METRICS_TOKEN") or None,
             warm_workers=os.environ.get("SPILLEBORD_WARM", "1").lower()

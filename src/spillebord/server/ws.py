@@ -54,6 +54,7 @@ class Connection:
         self.draining = False
         self.closed = False
         self.busy = False
+        self.close_code = 1008  # policy: a client that stopped reading
         self.acked = False  # the frame being handled was an acknowledged action
         self.tasks: set[asyncio.Task[None]] = set()
         self.allowance = 2 * hub.settings.rate_per_second
@@ -95,7 +96,13 @@ class Connection:
             await self.ready.wait()
             self.ready.clear()
             await self._drain()
-        await self.ws.close(code=1008)
+        await self.ws.close(code=self.close_code)
+
+    def restart(self) -> None:
+        """The worker drains: close with 1012 (the page reconnects at once)."""
+        self.close_code = 1012
+        self.closed = True
+        self.ready.set()
 
     async def on_frame(self, text: str) -> None:
         """Handle one incoming frame, then send what it caused from this task (the
@@ -375,6 +382,9 @@ def too_deep(value: object) -> bool:
 
 
 async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
+    if hub.ops.draining:  # going away: another worker takes it (server/ops.py)
+        await hub.ops.refuse_socket(ws)
+        return
     await ws.accept()
     try:
         session = await hub.get(match_id)

@@ -62,6 +62,12 @@ class ScaleOut:
         """Whether Redis answers (None: one worker, no Redis)."""
         return None if self.parts is None else await self.parts.bus.ping()
 
+    async def release_leases(self) -> None:
+        """Let every bot lease go at once (its session ends; the next ``may_drive``
+        would open a new one)."""
+        if self.parts is not None:
+            await self.parts.leases.close()
+
     async def may_drive(self, match_id: str) -> bool:
         """Whether this worker should play the match's bots now."""
         return self.parts is None or await self.parts.leases.acquire(match_id)

@@ -43,7 +43,7 @@ http {{
             proxy_set_header Connection $connection_upgrade;
             proxy_read_timeout 1h;
             proxy_send_timeout 1h;
-            proxy_next_upstream error timeout;
+            proxy_next_upstream error timeout http_503;  # a draining worker (ops.py)
         }}
     }}
 }}

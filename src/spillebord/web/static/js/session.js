@@ -1,6 +1,7 @@
 // The WebSocket session of one match (docs/protocol.md, "WebSocket /ws/{match_id}").
 // It keeps the latest version, sends the token in a first `hello` (never in the URL),
-// and reconnects after a dropped network with a growing delay; after reconnecting it
+// and reconnects after a dropped network with a growing delay (at once when the server
+// closes with 1012, a restart); after reconnecting it
 // asks for `sync` from the last version it saw, so the page gets the events it missed.
 // A connection that goes quiet is treated as lost: the page pings every PING_MS and
 // drops a socket that heard nothing for SILENT_MS (a dead network often never closes
@@ -119,7 +120,9 @@ export class Session {
     }
     this.h.onConnection?.("lost");
     clearTimeout(this.timer);
-    const delay = Math.min(8000, 400 * 2 ** this.retry++);
+    // 1012 (service restart): the server is draining for a restart; the proxy sends the
+    // new socket to another worker, so come back at once (spread over 0.25 s).
+    const delay = code === 1012 ? Math.random() * 250 : Math.min(8000, 400 * 2 ** this.retry++);
     this.timer = setTimeout(() => this.connect(), delay);
   }
 
