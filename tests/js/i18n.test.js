@@ -78,3 +78,37 @@ test("applyI18n fills text, aria-label, title and placeholder", async () => {
   assert.equal(document.querySelector("button")?.title, name);
   assert.equal(/** @type {HTMLInputElement} */ (document.querySelector("input")).placeholder, name);
 });
+
+test("plurals: the language's category picks the branch, # is the number", async () => {
+  let i18n = await i18nIn("en");
+  assert.equal(i18n.t("gj.held", { count: 1 }), "1 card in all");
+  assert.equal(i18n.t("gj.held", { count: 0 }), "0 cards in all");
+  assert.equal(i18n.t("gj.held", { count: 7 }), "7 cards in all");
+  assert.equal(i18n.t("clock.text", { time: "1:15", moves: 1 }), "Time 1:15 · 1 move");
+  i18n = await i18nIn("da");
+  assert.equal(i18n.t("gj.seat_label", { name: "Du", down: 1, up: 1 }), "Du: 1 kort med bagsiden op, 1 åbent kort");
+  assert.equal(i18n.t("gj.seat_label", { name: "Du", down: 3, up: 2 }), "Du: 3 kort med bagsiden op, 2 åbne kort");
+});
+
+test("plurals: a one-branch worded apart (\"once\"); digits given as text count as their number", async () => {
+  const i18n = await i18nIn("en");
+  assert.equal(i18n.t("best.tries", { played: 1, wins: 0 }), "Played once, 0 won.");
+  assert.equal(i18n.t("best.tries", { played: "3", wins: "1" }), "Played 3 times, 1 won.");
+});
+
+test("plurals: a count that is not a number is said on the console (a page bug)", async (t) => {
+  const i18n = await i18nIn("en");
+  const said = t.mock.method(console, "error", () => {});
+  i18n.t("gj.held", {});
+  assert.equal(said.mock.callCount(), 1);
+  assert.match(String(said.mock.calls[0].arguments[0]), /gj\.held needs a number for \{count\}/);
+});
+
+test("rank names in both catalogues are words, not codes", async () => {
+  let i18n = await i18nIn("da");
+  assert.equal(i18n.t("rank.K"), "konge");
+  assert.equal(i18n.t("rank.T"), "ti");
+  i18n = await i18nIn("en");
+  assert.equal(i18n.t("rank.A"), "ace");
+  assert.equal(i18n.t("rank.8"), "eight");
+});
