@@ -175,7 +175,7 @@ test("the browser's online event reconnects at once, not after the delay", async
 });
 
 test("close code 1012 (the server restarts) reconnects at once and syncs, even after failures", async () => {
-  const { seen, handlers } = recorder();
+  const { handlers } = recorder();
   const s = new mod.Session("m1", "tok", handlers);
   let conn = nextConn();
   s.connect();
