@@ -195,7 +195,7 @@ def test_a_dropped_connection_is_announced(contexts: Any, server: str) -> None:
     assert "Forbindelsen er tabt — prøver igen" in a.inner_text("#connection")
     assert seat_pill(a, 0) == "offline"
     presence(b, 0, "offline", 20000)
-    shot(a, "connection-lost", publish=False)
+    shot(a, "connection-lost")
 
     a_ctx.context.set_offline(False)
     a.wait_for_selector("#connection", state="hidden", timeout=15000)

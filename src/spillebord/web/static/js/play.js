@@ -314,6 +314,9 @@ async function main() {
       }
       $("connection").textContent = status === "open" ? "" : t(`connection.${status}`);
       $("connection").hidden = status === "open";
+      $("connection").classList.toggle("lost", status === "lost");
+      if (status === "lost") document.body.classList.add("offline");
+      if (status === "open") document.body.classList.remove("offline");
       if (status === "lost" && mySeat !== null && match.seats[mySeat]) {
         // Our own seat is offline until the server welcomes us back.
         match = { ...match, seats: match.seats.map((s) => (s.seat === mySeat ? { ...s, connected: false } : s)) };
