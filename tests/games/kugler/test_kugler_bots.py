@@ -145,10 +145,10 @@ def test_ismcts_refuses_bad_budgets() -> None:
         bots.load("kugler", "ismcts", screen=-1)
 
 
-def test_three_levels_advance_greedy_search() -> None:
+def test_three_levels_greedy_advance_search() -> None:
     levels = bots.levels("kugler")
     assert sorted(levels) == [1, 2, 3] and bots.default_level("kugler") == 2
-    assert [levels[n].bot for n in (1, 2, 3)] == ["advance", "greedy", "ismcts"]
+    assert [levels[n].bot for n in (1, 2, 3)] == ["greedy", "advance", "ismcts"]
     assert levels[3].options["seconds"] <= 1.0
 
 

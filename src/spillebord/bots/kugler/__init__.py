@@ -2,10 +2,10 @@
 (determinized Monte-Carlo search with compiled greedy playouts).  ``random`` is built
 into spillebord.bots.
 
-Levels: 1 advance (one ply, own progress only), 2 greedy (one ply, the full evaluation),
-3 ismcts with its defaults (40 determinizations, 5 candidates, two rounds ahead; capped
-at 1 s a decision).  The page offers level 2 first.  Strength and cost:
-docs/benchmarks/kugler.md."""
+Levels, by measured strength (docs/benchmarks/kugler.md): 1 greedy (one ply, the full
+evaluation), 2 advance (one ply, own progress only: it beats greedy), 3 ismcts with its
+defaults (40 determinizations, 5 candidates, two rounds ahead; capped at 1 s a
+decision).  The page offers level 2 first."""
 
 from spillebord.bots import Level, Opt, register, register_levels
 
@@ -20,7 +20,7 @@ register("kugler", "ismcts", "spillebord.bots.kugler.ismcts:IsmctsBot", {
     "confidence": Opt("float", 0.0, 100.0),
 })
 register_levels("kugler", {
-    1: Level("advance"),
-    2: Level("greedy"),
+    1: Level("greedy"),
+    2: Level("advance"),
     3: Level("ismcts", {"iterations": 40, "seconds": 1.0}),
 }, default=2)

@@ -1,8 +1,8 @@
 """``greedy`` and ``advance``: the one-ply kugler bots.  Every legal action is scored
 by the board it leads to (fastplay.py's evaluation: progress, marbles out and home,
 safety from being hit, hitting opponents) minus the keep-value of the card it spends;
-the best score wins, ties broken by the action text (deterministic).  ``advance`` (the
-easy level) counts only its own team's progress.  Reads the board from a
+the best score wins, ties broken by the action text (deterministic).  ``advance`` counts
+only its own team's progress (and beats greedy: docs/benchmarks/kugler.md).  Reads the board from a
 determinization (the board is public; the hidden cards of the sample are never looked
 at)."""
 
@@ -59,9 +59,8 @@ class GreedyBot(Bot):
 
 
 class AdvanceBot(GreedyBot):
-    """``advance``, the easy level: the move that brings the own team's marbles
-    furthest (the greedy values with no danger), ignoring the other teams and the cards
-    worth keeping."""
+    """``advance``: the move that brings the own team's marbles furthest (the greedy
+    values with no danger), ignoring the other teams and the cards worth keeping."""
 
     name = "advance"
     advance = True
