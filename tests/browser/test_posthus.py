@@ -22,15 +22,14 @@ def follow_hint(page: Any) -> str:
     assert hint, "the solver gave no hint on a winnable deal"
     if hint == "redeal":
         page.click(".ph-redeal.hint")
+        if state(page)["view"]["bonus"] > 0:  # a redeal that lowers the bonus asks first
+            page.locator("dialog.choice-dialog button[data-value='redeal']").click()
     else:
         card, gap = hint.split(" ")
         lit = page.locator(f".ph-grid .card.hint[data-code='{card}']")
         assert lit.count() == 1, f"the hint {hint} is not lit on the board"
         assert page.locator(f".ph-grid .gap.hint[data-place='{gap}']").count() == 1
-        lit.click()
-        dialog = page.locator("dialog.choice-dialog")
-        if dialog.count():
-            dialog.locator(f"button[data-value='{hint}']").click()
+        lit.click()  # the hinted card plays the hinted move: no "which gap?"
     wait_after(page, v, timeout=20000)
     assert state(page)["events"][-1]["action"] == hint
     return str(hint)

@@ -41,6 +41,8 @@ export interface Renderer<V = unknown> {
   /** an `act` event as a whole log line from its move facts (who, which card, where);
    * null: the page's "<seat>: <described action>" */
   sentence?(ev: GameEvent): string | null;
+  /** the status line on the seat's turn when the game has more to say than "your turn" */
+  status?(): string | null;
   destroy?(): void;
 }
 

@@ -120,7 +120,7 @@ function updateToolbar(st) {
 function statusText(st) {
   if (st.status === "finished" || st.to_move === null) return t("status.over");
   if (mySeat === null) return t("status.watching", { name: seatName(st.to_move) });
-  if (st.to_move === mySeat) return t("status.your_turn");
+  if (st.to_move === mySeat) return (renderer && renderer.status && renderer.status()) || t("status.your_turn");
   return t("status.waiting", { name: seatName(st.to_move) });
 }
 

@@ -26,21 +26,58 @@ export function createRenderer(root, ctx) {
   const redealBtn = document.createElement("button");
   redealBtn.type = "button";
   redealBtn.className = "ph-redeal";
-  redealBtn.addEventListener("click", () => ctx.act("redeal"));
+  redealBtn.addEventListener("click", () => redeal());
   head.append(roundEl, redealBtn);
+  // No card can move: say so, and offer the two ways on (redeal, resign).
+  const stuck = document.createElement("div");
+  stuck.className = "ph-stuck";
+  stuck.setAttribute("role", "status");
+  stuck.hidden = true;
+  const stuckText = document.createElement("p");
+  const stuckRedeal = document.createElement("button");
+  stuckRedeal.type = "button";
+  stuckRedeal.className = "ph-stuck-redeal";
+  stuckRedeal.addEventListener("click", () => redeal());
+  const stuckResign = document.createElement("button");
+  stuckResign.type = "button";
+  stuckResign.className = "ph-stuck-resign";
+  stuckResign.textContent = t("play.resign");
+  stuckResign.addEventListener("click", async () => {
+    const ok = await ctx.choose(t("play.resign_confirm"), [{ value: "resign", label: t("play.resign") }]);
+    if (ok) ctx.act("resign");
+  });
+  stuck.append(stuckText, stuckRedeal, " ", stuckResign);
   const grid = document.createElement("div");
   grid.className = "ph-grid";
   grid.setAttribute("role", "grid");
   grid.setAttribute("aria-label", t("posthus.grid"));
   const bonus = document.createElement("div");
   bonus.className = "bonus-corner";
-  root.append(head, grid, bonus);
+  root.append(head, stuck, grid, bonus);
 
   /** @type {State} the latest state: update() sets it before anything is drawn */
   let state = /** @type {any} */ (null);
   /** @type {string | null} a gap place whose fitting cards are lit */
   let selectedGap = null;
   let focusPlace = "a1";
+  /** @type {string | null} the server's last hint, played by a click on its card */
+  let hinted = null;
+
+  /** @returns {boolean} it is this seat's turn and no card can move (only redeal/resign) */
+  function noCardMoves() {
+    return state.legal.length > 0 && state.legal.every((a) => a === "redeal" || a === "resign");
+  }
+
+  // A redeal lowers the bonus (rule book: fewer rounds, more bonus): ask first.
+  async function redeal() {
+    if (!state.legal.includes("redeal")) return;
+    if (state.view.bonus > 0) {
+      const ok = await ctx.choose(t("posthus.redeal_confirm", { bonus: state.view.bonus }),
+        [{ value: "redeal", label: t("posthus.redeal_do") }]);
+      if (!ok) return;
+    }
+    ctx.act("redeal");
+  }
 
   /** @param {number} r @param {number} c */
   function placeOf(r, c) {
@@ -55,6 +92,14 @@ export function createRenderer(root, ctx) {
 
   /** @param {string} code */
   async function clickCard(code) {
+    // The card a hint named plays the hinted move (no question which gap).
+    if (hinted && hinted.startsWith(code + " ") && state.legal.includes(hinted)) {
+      const action = hinted;
+      hinted = null;
+      selectedGap = null;
+      ctx.act(action);
+      return;
+    }
     if (selectedGap) {
       const action = `${code} ${selectedGap}`;
       if (state.legal.includes(action)) {
@@ -119,6 +164,11 @@ export function createRenderer(root, ctx) {
     roundEl.textContent = t("posthus.round", { round: v.round });
     redealBtn.textContent = t("posthus.redeal", { count: v.redeals_left });
     redealBtn.disabled = !state.legal.includes("redeal");
+    stuck.hidden = !noCardMoves();
+    stuckText.textContent = t("posthus.stuck");
+    stuckRedeal.textContent = redealBtn.textContent;
+    stuckRedeal.hidden = !state.legal.includes("redeal");
+    stuckResign.hidden = !state.legal.includes("resign");
     bonus.textContent = v.outcome ? "" : t("bonus.corner", { bonus: v.bonus });
     const hadFocus = grid.contains(document.activeElement);
     // Each card is unique here, so its old position is found by its code (slide-in).
@@ -182,6 +232,7 @@ export function createRenderer(root, ctx) {
   return {
     update(next) {
       state = next;
+      hinted = null;
       if (selectedGap && !state.view.gaps.includes(selectedGap)) selectedGap = null;
       draw();
     },
@@ -191,7 +242,10 @@ export function createRenderer(root, ctx) {
       return `${cardName(code)} → ${place}`;
     },
     // A hint from the server is an action text: light up its card and gap.
+    // The status line: "no card can move" instead of "your turn" when stuck.
+    status: () => (noCardMoves() ? t("posthus.stuck") : null),
     showHint(action) {
+      hinted = action;
       for (const el of root.querySelectorAll(".hint")) el.classList.remove("hint", "highlight");
       if (action === "redeal" || action === "resign") {
         if (action === "redeal") redealBtn.classList.add("hint", "highlight");
