@@ -4,6 +4,7 @@ and plays the hinted move when the hinted card is clicked."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -70,3 +71,94 @@ def test_posthus_click_on_the_hinted_card_plays_the_hint(contexts: Any, server: 
     wait_after(page, v)
     assert page.locator("dialog.choice-dialog[open]").count() == 0  # no "which gap?"
     assert state(page)["events"][-1]["action"] == HINT
+
+
+def test_studenter_all_moves_lists_equivalent_moves_once(contexts: Any, server: str) -> None:
+    """Deal 3 opens with two helper cards of the base rank: each may go to any of the 7
+    empty foundations — one entry each in "Alle træk…", not seven."""
+    need_game("studenter")
+    page = contexts(viewport={"width": 1366, "height": 768}).new_page()
+    start_solitaire(page, server, "studenter", 3)
+    legal = state(page)["legal"]
+    assert len([a for a in legal if a.startswith("h2>f")]) == 7
+    page.click(".st-all-moves")
+    dialog = page.locator("dialog.choice-dialog")
+    dialog.wait_for()
+    values = dialog.locator("button[data-value]").evaluate_all(
+        "els => els.map(e => e.dataset.value)")
+    assert len([v for v in values if v.startswith("h2>f")]) == 1
+    assert len([v for v in values if v.startswith("h3>f")]) == 1
+    assert len(values) == len(set(values)) == len(legal) - 12 - ("resign" in legal)
+    label = dialog.locator("button[data-value^='h2>f']").inner_text()
+    assert "en tom grundbunke" in label and "hjælpebunke 2" in label, label
+    shot(page, "studenter-all-moves")
+    v = version(page)
+    dialog.locator("button[data-value^='h2>f']").click()
+    wait_after(page, v)
+    assert state(page)["events"][-1]["action"].startswith("h2>f")
+
+
+@pytest.mark.parametrize(("width", "height", "lang"), [(1366, 768, "da"), (390, 844, "en")])
+def test_studenter_row_fans_across_the_free_width(contexts: Any, server: str, width: int,
+                                                  height: int, lang: str) -> None:
+    need_game("studenter")
+    ctx = contexts(viewport={"width": width, "height": height}, has_touch=width < 500)
+    ctx.context.add_init_script(f"localStorage.setItem('spillebord.lang', '{lang}')")
+    page = ctx.new_page()
+    start_solitaire(page, server, "studenter", 3)
+    row = page.locator(".st-row").bounding_box()
+    lefts = page.locator(".st-row .card").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().left)")
+    card = page.locator(".st-row .card").first.bounding_box()
+    assert row and card and len(lefts) == 19
+    steps = [b - a for a, b in pairwise(lefts)]
+    room = (row["width"] - 8 - card["width"]) / 18  # the row's padding is 4 px a side
+    assert min(steps) >= min(card["width"], room) - 1.5, (steps, room)
+    assert lefts[-1] + card["width"] <= row["x"] + row["width"] + 1
+    assert min(steps) > (30 if width > 1000 else 15), steps
+    shot(page, f"studenter-row-{lang}-{width}")
+
+
+def test_studenter_auto_move_and_auto_finish(contexts: Any, server: str) -> None:
+    """Auto-move (a setting, off by default) puts a card on a foundation by itself and
+    never repeats a move the player just undid; auto-finish (on by default) plays the
+    end of deal 1 once the stock and the waste are empty."""
+    from spillebord import games
+    from spillebord.solvers.studenter import solve
+
+    need_game("studenter")
+    page = contexts(viewport={"width": 1366, "height": 768}).new_page()
+    start_solitaire(page, server, "studenter", 3)
+    auto = page.get_by_label("Læg kort op på grundbunkerne af sig selv")
+    assert not auto.is_checked()
+    page.wait_for_timeout(800)
+    assert version(page) == 0  # off: nothing moves by itself
+    auto.check()
+    page.wait_for_function("() => window.__spillebord.session.version >= 1")
+    first = state(page)["events"][-1]["action"]
+    assert first.startswith("h2>f"), first
+    v = version(page)
+    page.click("#undo")
+    wait_after(page, v)
+    page.wait_for_timeout(1000)
+    assert version(page) == v + 1, "the undone move was played again"
+    auto.uncheck()
+
+    line = list(solve(games.load("studenter").new(deal=1), seconds=10).line)
+    page2 = contexts(viewport={"width": 1366, "height": 768}).new_page()
+    start_solitaire(page2, server, "studenter", 1)
+    assert page2.get_by_label("Spil færdig af sig selv, når alle kort er i spil").is_checked()
+    done = 0
+    for action in line:
+        view = state(page2)["view"]
+        if view["stock_size"] == 0 and not view["waste"]:
+            break
+        v = version(page2)
+        page2.evaluate("a => window.__spillebord.session.act(a)", action)
+        wait_after(page2, v)
+        done += 1
+    assert done < len(line)
+    page2.wait_for_function("() => window.__spillebord.state.outcome", timeout=20000)
+    outcome = state(page2)["outcome"]
+    assert outcome["winners"] == [0], outcome
+    assert version(page2) > done

@@ -42,11 +42,33 @@ export function createRenderer(root, ctx) {
   allMoves.className = "st-all-moves";
   allMoves.textContent = t("studenter.all_moves");
   allMoves.addEventListener("click", async () => {
-    const options = state.legal.filter((a) => a !== "resign").map((a) => ({ value: a, label: describeMove(a) }));
+    const options = distinctMoves().map((a) => ({ value: a, label: describeMove(a) }));
     const choice = await ctx.choose(t("studenter.all_moves"), options);
     if (choice) ctx.act(choice);
   });
+  // Settings (kept in localStorage): cards up onto the foundations by themselves (off
+  // unless chosen), and the end played by itself once every card is in sight (on).
+  /** @param {string} key @param {string} label @param {boolean} byDefault */
+  function setting(key, label, byDefault) {
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    const stored = localStorage.getItem(key);
+    box.checked = stored === null ? byDefault : stored === "on";
+    box.addEventListener("change", () => {
+      localStorage.setItem(key, box.checked ? "on" : "off");
+      if (state) planAuto();
+    });
+    const wrap = document.createElement("label");
+    wrap.className = "st-setting";
+    wrap.append(box, " ", label);
+    tools.append(wrap);
+    return box;
+  }
   tools.append(allMoves);
+  const autoMove = setting("spillebord.st.automove", t("studenter.auto_move"), false);
+  const autoFinish = setting("spillebord.st.autofinish", t("studenter.auto_finish"), true);
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let autoTimer;
   bottom.append(helpers, stockWaste);
   root.append(top, rowBox, bottom, tools, corner);
   /** @type {State} the latest state: update() sets it before anything is drawn */
@@ -60,12 +82,57 @@ export function createRenderer(root, ctx) {
     if (p.startsWith("h")) return t("studenter.helper", { n: p.slice(1) });
     return t(`studenter.${p}`);
   }
+  /** @param {string} f a foundation place (f1 … f8) */
+  const emptyFoundation = (f) => f[0] === "f" && state.view.foundations[Number(f.slice(1)) - 1].length === 0;
+
+  /** @param {string} src @returns {string | undefined} the card a source place offers */
+  function cardAt(src) {
+    const v = state.view;
+    if (src === "row") return v.row.at(-1);
+    if (src === "left") return v.row[0];
+    if (src === "waste") return v.waste.at(-1);
+    if (src[0] === "h") return v.helpers[Number(src.slice(1)) - 1] || undefined;
+    return undefined;
+  }
+
+  // The legal moves without repeats: a card that may go to any of several empty
+  // foundations is one move (they are alike: empty), listed under the first of them.
+  function distinctMoves() {
+    const seen = new Set();
+    return state.legal.filter((a) => {
+      if (a === "resign") return false;
+      const [src, dst] = a.split(">");
+      if (!dst || !emptyFoundation(dst)) return true;
+      if (seen.has(src)) return false;
+      seen.add(src);
+      return true;
+    });
+  }
+
   /** @param {string} a */
   function describeMove(a) {
     if (a === "draw") return t("studenter.draw");
     if (a === "redeal") return t("studenter.redeal");
     const [src, dst] = a.split(">");
-    return `${placeName(src)} → ${placeName(dst)}`;
+    const card = state ? cardAt(src) : undefined;
+    const to = state && emptyFoundation(dst) ? t("studenter.empty_foundation") : placeName(dst);
+    const move = `${placeName(src)} → ${to}`;
+    return card ? t("studenter.move", { card: cardName(card), move }) : move;
+  }
+
+  // Auto-move: a card from the row, the waste or a helper that goes onto a foundation is
+  // put there after a short pause; auto-finish does the same once the stock and the
+  // waste are empty (every card in sight).  Never right after an undo (that would undo
+  // the undo), and only with the player's seat to move.
+  function planAuto() {
+    clearTimeout(autoTimer);
+    const v = state.view;
+    const last = state.events.at(-1);
+    if (!state.legal.length || (last && last.kind === "undo")) return;
+    const finishing = autoFinish.checked && v.stock_size === 0 && v.waste.length === 0;
+    if (!autoMove.checked && !finishing) return;
+    const up = distinctMoves().find((a) => /^(row|waste|h\d)>f\d$/.test(a));
+    if (up) autoTimer = setTimeout(() => ctx.act(up), 300);
   }
 
   /** @param {string} source */
@@ -225,6 +292,7 @@ export function createRenderer(root, ctx) {
     update(next) {
       state = next;
       draw();
+      planAuto();
     },
     describe: (a) => (a === "resign" ? t("act.resign") : describeMove(a)),
     showHint(action) {
@@ -237,6 +305,7 @@ export function createRenderer(root, ctx) {
       }
     },
     destroy() {
+      clearTimeout(autoTimer);
       root.innerHTML = "";
       root.classList.remove("studenter");
     },
