@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from spillebord import games
-from spillebord.server import api, apidocs, metrics, ops, pages, ratings_api
+from spillebord.server import api, apidocs, daily, metrics, ops, pages, ratings_api
 from spillebord.server.errors import Refusal
 from spillebord.server.guards import Guards
 from spillebord.server.hub import Hub
@@ -82,6 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(people_routes.router)
     app.include_router(table_routes.router)
     app.include_router(ratings_api.router)
+    app.include_router(daily.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC, check_dir=False), name="static")
 

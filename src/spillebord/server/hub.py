@@ -51,6 +51,9 @@ class Hub:
         self.tables = Tables(self)
         self.chat = Chat(ChatRepo(self.engine))
         self.ratings = Ratings(RatingsRepo(self.engine))
+        from spillebord.server.daily import Daily  # daily.py's routes import the hub
+
+        self.daily = Daily(self)
         # One worker: in-process bus and locks.  SPILLEBORD_REDIS (with PostgreSQL):
         # Redis pub/sub and PostgreSQL advisory locks across workers (scale/).
         self.scale = wiring.install(self)

@@ -58,3 +58,8 @@ def lobby() -> Response:
 @router.get("/leaderboard", include_in_schema=False)
 def leaderboard() -> Response:
     return page("leaderboard.html", "Rangliste")
+
+
+@router.get("/daily", include_in_schema=False)
+def daily() -> Response:
+    return page("daily.html", "Dagens kabale")

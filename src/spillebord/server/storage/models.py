@@ -189,3 +189,26 @@ rated_matches = Table(
     Column("rated", Boolean, nullable=False),
     Column("time", DateTime(timezone=True), nullable=False),
 )
+
+# The daily deal (issue 15): one deal per solitaire and Copenhagen calendar day, chosen
+# once (server/daily.py says how), and each player's one ranked attempt at it.
+daily_deals = Table(
+    "daily_deals",
+    metadata,
+    Column("game", String(32), primary_key=True),
+    Column("day", String(10), primary_key=True),  # YYYY-MM-DD, Europe/Copenhagen
+    Column("start", BigInteger, nullable=False),  # derived from the date
+    Column("deal", BigInteger, nullable=False),  # the first proven-winnable deal ≥ start
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+daily_attempts = Table(
+    "daily_attempts",
+    metadata,
+    Column("game", String(32), primary_key=True),
+    Column("day", String(10), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("match_id", String(32), ForeignKey("matches.id"), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Index("ix_daily_attempts_player", "player_id"),
+)

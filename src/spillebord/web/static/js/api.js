@@ -148,6 +148,17 @@ export const getLeaderboard = (game, seats) =>
 export const getPlayerRatings = (player) =>
   request("GET", `/api/players/${encodeURIComponent(player)}/ratings`);
 
+// The daily deal (docs/protocol.md, "Daily deal").
+/** @param {string} game @returns {Promise<import("./protocol").DailyInfo>} */
+export const dailyInfo = (game) => request("GET", `/api/daily/${encodeURIComponent(game)}`);
+/** @param {string} game @returns {Promise<import("./protocol").CreateMatchResponse>} */
+export const playDaily = (game) => request("POST", `/api/daily/${encodeURIComponent(game)}/play`, {});
+/** @param {string} game @param {string} day @returns {Promise<import("./protocol").DailyBoard>} */
+export const dailyLeaderboard = (game, day) =>
+  request("GET", `/api/daily/${encodeURIComponent(game)}/leaderboard?day=${encodeURIComponent(day)}`);
+/** @param {string} game @returns {Promise<import("./protocol").DailyDays>} */
+export const dailyDays = (game) => request("GET", `/api/daily/${encodeURIComponent(game)}/days`);
+
 // Open tables (docs/protocol.md, "Open tables and quick match").
 /** @param {string} matchId @param {number | null} seat @returns {Promise<import("./protocol").SeatTaken>} */
 export const takeSeat = (matchId, seat) =>

@@ -115,6 +115,44 @@ export interface LobbySeat {
   rating: number | null;
 }
 
+/** @wire GET /api/daily/{game} */
+export interface DailyInfo {
+  game: string;
+  day: string;
+  start: number;
+  deal: number;
+  /** the caller's match of the day, if started */
+  attempt: string | null;
+  streak: number;
+}
+
+/** @wire GET /api/daily/{game}/leaderboard */
+export interface DailyBoard {
+  game: string;
+  day: string;
+  start: number;
+  deal: number;
+  players: DailyRow[];
+}
+
+/** @wire GET /api/daily/{game}/leaderboard */
+export interface DailyRow {
+  rank: number | null;
+  name: string | null;
+  match_id: string;
+  finished: boolean;
+  bonus: number;
+  won: boolean;
+  moves: number;
+  seconds: number;
+}
+
+/** @wire GET /api/daily/{game}/days */
+export interface DailyDays {
+  game: string;
+  days: { day: string, start: number, deal: number }[];
+}
+
 /** @wire GET /api/leaderboard/{game} */
 export interface Leaderboard {
   game: string;

@@ -1,0 +1,185 @@
+"""The daily deal (issue 15; docs/server.md, "Daily deal"): for each solitaire with a
+solver, one deal per calendar day in Europe/Copenhagen, the same for every player.
+
+How the deal is found, so anyone can recompute it: ``start`` is the first 8 bytes of
+SHA-256(``"spillebord daily <game> <YYYY-MM-DD>"``) read as a big-endian number, modulo
+10⁹; the deal is the first number ``start``, ``start + 1`` … that the game's solver
+proves winnable (``pick_winnable_deal``, ``SOLVE_SECONDS`` per deal, default flags).  The
+first worker to find it stores it; from then on the stored deal is the day's deal.
+
+Each player has one ranked attempt a day (the first match they start from the daily
+page); the leaderboard ranks finished attempts by bonus (more first), then moves (fewer
+first), then time played (less first) — moves and time from the match's clock
+(server/clock.py).  The streak is the number of consecutive days, up to today (or up to
+yesterday while today is not yet played), with an attempt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from datetime import date, datetime, timedelta
+from typing import Annotated, Any
+from zoneinfo import ZoneInfo
+
+from fastapi import APIRouter, Cookie, Header, Query, Request
+
+from spillebord.server import compute
+from spillebord.server.clock import play_clock
+from spillebord.server.errors import Refusal
+from spillebord.server.hub import Hub
+from spillebord.server.lobby import CreateMatch, check_player, create_match
+from spillebord.server.storage.daily import DailyRepo
+from spillebord.server.storage.repo import now
+
+ZONE = ZoneInfo("Europe/Copenhagen")
+SOLVE_SECONDS = 5.0
+router = APIRouter(prefix="/api/daily")
+PlayerHeader = Annotated[str | None, Header(alias="X-Player")]
+SessionCookie = Annotated[str | None, Cookie(alias="spillebord_session")]
+DayQuery = Annotated[str | None, Query(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+
+
+def today() -> str:
+    return datetime.now(ZONE).date().isoformat()
+
+
+def start_of(game: str, day: str) -> int:
+    digest = hashlib.sha256(f"spillebord daily {game} {day}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % 10**9
+
+
+def streak(days: list[str], day: str) -> int:
+    """Consecutive days with an attempt, ending ``day`` (or the day before it)."""
+    played = set(days)
+    current = date.fromisoformat(day)
+    if day not in played:
+        current -= timedelta(days=1)
+    n = 0
+    while current.isoformat() in played:
+        n += 1
+        current -= timedelta(days=1)
+    return n
+
+
+def ranked(attempts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rows = []
+    for a in attempts:
+        clock = play_clock(a["created"], a["events"])
+        outcome = a["outcome"] or {}
+        rows.append({"name": a["name"], "match_id": a["match_id"],
+                     "finished": a["status"] == "finished",
+                     "bonus": int(outcome.get("bonus", 0)) if a["status"] == "finished" else 0,
+                     "won": bool(outcome.get("winners")), "moves": clock.moves,
+                     "seconds": round(clock.seconds, 1)})
+    done = sorted((r for r in rows if r["finished"]),
+                  key=lambda r: (-r["bonus"], r["moves"], r["seconds"], r["name"] or ""))
+    for i, r in enumerate(done):
+        r["rank"] = i + 1
+    playing = [{**r, "rank": None} for r in rows if not r["finished"]]
+    return done + sorted(playing, key=lambda r: r["name"] or "")
+
+
+class Daily:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.repo = DailyRepo(hub.engine)
+        self._finding: dict[tuple[str, str], asyncio.Lock] = {}
+
+    def game(self, key: str) -> str:
+        g = self.hub.game_or_refuse(key)
+        if not g.is_solitaire or not compute.solver_offers(g.key, "pick_winnable_deal"):
+            raise Refusal("no_daily", f"{g.key} has no daily deal (solitaires with a "
+                                      "solver only)")
+        return g.key
+
+    async def deal(self, game: str, day: str) -> tuple[int, int]:
+        found = await asyncio.to_thread(self.repo.deal_of, game, day)
+        if found is not None:
+            return found
+        if day != today():
+            raise Refusal("no_daily", f"there was no daily {game} deal on {day}", 404)
+        lock = self._finding.setdefault((game, day), asyncio.Lock())
+        async with lock:
+            found = await asyncio.to_thread(self.repo.deal_of, game, day)
+            if found is not None:
+                return found
+            start = start_of(game, day)
+            deal = await self.hub.compute.solver(compute.winnable_deal, game, start,
+                                                 SOLVE_SECONDS, {})
+            return await asyncio.to_thread(self.repo.keep_deal, game, day, start, deal, now())
+
+    async def info(self, game: str, player: str | None) -> dict[str, Any]:
+        day = today()
+        start, deal = await self.deal(game, day)
+        attempt = streak_days = None
+        if player is not None:
+            attempt = await asyncio.to_thread(self.repo.attempt, game, day, player)
+            streak_days = streak(await asyncio.to_thread(self.repo.days_played, game, player),
+                                 day)
+        return {"game": game, "day": day, "start": start, "deal": deal,
+                "attempt": attempt, "streak": streak_days or 0}
+
+    async def play(self, game: str, player: str | None) -> dict[str, Any]:
+        if player is None:
+            raise Refusal("no_player", "the daily deal is played as a player: send "
+                                       "X-Player or sign in", 401)
+        day = today()
+        _start, deal = await self.deal(game, day)
+        if await asyncio.to_thread(self.repo.attempt, game, day, player):
+            raise Refusal("already_played", "you have played today's deal; it is ranked "
+                                            "once a day", 409)
+        made = await create_match(self.hub, CreateMatch(game=game, seats=["me"], deal=deal),
+                                  player)
+        if not await asyncio.to_thread(self.repo.add_attempt, game, day, player,
+                                       made["match_id"], now()):
+            raise Refusal("already_played", "you have played today's deal; it is ranked "
+                                            "once a day", 409)
+        return {**made, "day": day}
+
+
+def daily_of(request: Request) -> Daily:
+    hub: Hub = request.app.state.hub
+    return hub.daily
+
+
+async def _player(request: Request, session: str | None, x_player: str | None) -> str | None:
+    hub: Hub = request.app.state.hub
+    return await hub.people.acting(session, check_player(x_player))
+
+
+@router.get("/{game}")
+async def daily_info(request: Request, game: str, x_player: PlayerHeader = None,
+                     session: SessionCookie = None) -> dict[str, Any]:
+    """Today's deal of the game, the caller's attempt (a match id) and streak."""
+    daily = daily_of(request)
+    return await daily.info(daily.game(game), await _player(request, session, x_player))
+
+
+@router.post("/{game}/play", status_code=201)
+async def daily_play(request: Request, game: str, x_player: PlayerHeader = None,
+                     session: SessionCookie = None) -> dict[str, Any]:
+    """Start the caller's one ranked attempt at today's deal."""
+    daily = daily_of(request)
+    return await daily.play(daily.game(game), await _player(request, session, x_player))
+
+
+@router.get("/{game}/leaderboard")
+async def daily_leaderboard(request: Request, game: str,
+                            day: DayQuery = None) -> dict[str, Any]:
+    """The attempts of a day (today by default), ranked."""
+    daily = daily_of(request)
+    key = daily.game(game)
+    day = day or today()
+    start, deal = await daily.deal(key, day)
+    attempts = await asyncio.to_thread(daily.repo.attempts, key, day)
+    return {"game": key, "day": day, "start": start, "deal": deal,
+            "players": ranked(attempts)}
+
+
+@router.get("/{game}/days")
+async def daily_days(request: Request, game: str) -> dict[str, Any]:
+    """The last 30 days' deals, newest first."""
+    daily = daily_of(request)
+    key = daily.game(game)
+    return {"game": key, "days": await asyncio.to_thread(daily.repo.days, key)}

@@ -1,0 +1,93 @@
+// The daily deal page (docs/web.md, "Daily deal"): for each solitaire with a solver,
+// today's deal (the same for everyone, Copenhagen time), one ranked attempt (play or
+// continue it), the streak of days played, and a day's leaderboard (bonus, then fewer
+// moves, then less time) — today's or a past day's, with that day's deal to look at.
+
+import { ApiError, dailyDays, dailyInfo, dailyLeaderboard, ensurePlayer, getGames, playDaily, rememberMatch, saveToken } from "./api.js";
+import { currentLang, t } from "./i18n.js";
+import { el, errorText, initPage, showMessage } from "./ui.js";
+
+/** @typedef {import("./protocol").GameInfo} GameInfo */
+
+/** @param {unknown} err */
+function fail(err) {
+  const e = err instanceof ApiError ? err : new ApiError(0, "unknown", String(err));
+  showMessage(errorText(e.code, e.reason, e), "error");
+}
+
+/** @param {number} seconds */
+function clock(seconds) {
+  const s = Math.round(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** @param {HTMLElement} box @param {GameInfo} g @param {string} day */
+async function board(box, g, day) {
+  box.innerHTML = "";
+  const data = await dailyLeaderboard(g.key, day);
+  box.append(el("p", { class: "table-meta" }, t("daily.deal_of", { day: data.day, deal: data.deal }), " ",
+    el("a", { href: `/?game=${g.key}&deal=${data.deal}`, text: t("daily.see_deal") })));
+  const table = el("table", { class: "stats-table daily-board", "data-game": g.key });
+  table.append(el("thead", {}, el("tr", {}, ...["rating.rank", "rating.name", "daily.bonus", "daily.moves", "daily.time"]
+    .map((k) => el("th", { scope: "col", text: t(k) })))));
+  const body = el("tbody");
+  for (const p of data.players) {
+    const name = p.finished ? el("a", { href: `/replay/${p.match_id}`, text: p.name || t("lobby.guest") }) : (p.name || t("lobby.guest"));
+    body.append(el("tr", {}, el("td", { text: p.rank === null ? t("daily.playing") : String(p.rank) }),
+      el("th", { scope: "row" }, name), el("td", { text: String(p.bonus) }), el("td", { text: String(p.moves) }),
+      el("td", { text: clock(p.seconds) })));
+  }
+  if (!data.players.length) body.append(el("tr", {}, el("td", { colspan: "5", text: t("daily.nobody") })));
+  table.append(body);
+  box.append(el("div", { class: "table-scroll" }, table));
+}
+
+/** @param {GameInfo} g */
+async function card(g) {
+  const info = await dailyInfo(g.key);
+  const name = g.name[currentLang()] || g.name.da;
+  const button = el("button", { type: "button", class: "primary daily-play", "data-game": g.key,
+    text: info.attempt ? t("daily.continue") : t("daily.play") });
+  button.addEventListener("click", async () => {
+    if (info.attempt) {
+      location.href = `/play/${info.attempt}`;
+      return;
+    }
+    button.disabled = true;
+    try {
+      const made = await playDaily(g.key);
+      if (made.token) saveToken(made.match_id, made.token);
+      rememberMatch({ match_id: made.match_id, game: g.key });
+      location.href = `/play/${made.match_id}`;
+    } catch (err) {
+      fail(err);
+      button.disabled = false;
+    }
+  });
+  const boardBox = el("div", { class: "daily-board-box" });
+  const days = el("select", { "aria-label": t("daily.day"), class: "daily-day" });
+  for (const d of (await dailyDays(g.key)).days) days.append(el("option", { value: d.day, text: d.day }));
+  days.addEventListener("change", () => board(boardBox, g, days.value).catch(fail));
+  await board(boardBox, g, info.day);
+  return el("section", { class: "table-card daily-card", "data-game": g.key },
+    el("h2", { text: t("daily.game_today", { game: name, day: info.day }) }),
+    el("p", { class: "table-meta", text: t("daily.deal_line", { deal: info.deal }) }),
+    el("p", { class: "table-meta daily-streak", text: t("daily.streak", { n: info.streak }) }),
+    button, el("h3", { text: t("daily.leaderboard") }),
+    el("label", { class: "inline" }, t("daily.day"), " ", days), boardBox);
+}
+
+async function main() {
+  await initPage();
+  await ensurePlayer();
+  const box = document.getElementById("daily-games");
+  try {
+    const games = (await getGames()).filter((g) => g.solitaire && g.winnable);
+    for (const g of games) box?.append(await card(g));
+  } catch (err) {
+    fail(err);
+  }
+  document.body.dataset.ready = "1";
+}
+
+main();

@@ -1,0 +1,105 @@
+"""The daily deal against the real app and SQLite (issue 15): today's Posthus deal is
+the one the documented rule gives (recomputed here with the solver), the same for
+everyone; one ranked attempt per player and day; the leaderboard ranks a won game
+above a resigned one and leaves an unfinished one unranked; the streak counts days."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import httpx
+from tests.server.live import Client, LiveServer
+
+from spillebord import games, solvers
+from spillebord.server.daily import start_of, streak
+
+GAME = "posthus"
+
+
+async def guest(http: httpx.AsyncClient, name: str) -> dict[str, str]:
+    pid = (await http.post("/api/players")).json()["player_id"]
+    await http.put("/api/me/name", json={"name": name}, headers={"X-Player": pid})
+    return {"X-Player": pid}
+
+
+async def win_with_hints(server: LiveServer, made: dict[str, Any], deal: int) -> None:
+    solver = solvers.load(GAME)
+    state = games.load(GAME).new(deal=deal)
+    c = await Client.open(server.ws, made["match_id"], made["token"])
+    await c.expect("welcome")
+    await c.expect("state")
+    for _ in range(400):
+        if state.outcome is not None:
+            break
+        action = solver.hint(state, 2.0)
+        assert action is not None
+        await c.send("act", action=str(action))
+        await c.until(lambda s, v=c.version: c.version > v)
+        state = state.apply(str(action))
+    assert c.state is not None and c.state["outcome"] is not None
+    await c.close()
+
+
+async def resign(server: LiveServer, made: dict[str, Any]) -> None:
+    c = await Client.open(server.ws, made["match_id"], made["token"])
+    await c.expect("welcome")
+    await c.expect("state")
+    await c.send("act", action="resign")
+    await c.until(lambda s: s["outcome"] is not None)
+    await c.close()
+
+
+async def test_the_daily_deal(server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=server.http, timeout=60) as http:
+        a, b, c = [await guest(http, f"Dagens {x}") for x in "ABC"]
+        info = (await http.get(f"/api/daily/{GAME}", headers=a)).json()
+        day = datetime.now(ZoneInfo("Europe/Copenhagen")).date().isoformat()
+        assert info["day"] == day and info["start"] == start_of(GAME, day)
+        assert info["attempt"] is None and info["streak"] == 0
+        # The documented rule: the first deal from start the solver proves winnable.
+        deal = solvers.load(GAME).pick_winnable_deal(info["start"], 5.0)
+        assert info["deal"] == deal
+        assert (await http.get(f"/api/daily/{GAME}", headers=b)).json()["deal"] == deal
+        plays = {}
+        for who in (a, b, c):
+            r = await http.post(f"/api/daily/{GAME}/play", headers=who)
+            assert r.status_code == 201, r.text
+            plays[who["X-Player"]] = r.json()
+            match = (await http.get(f"/api/matches/{r.json()['match_id']}")).json()
+            assert match["deal"] == deal
+        r = await http.post(f"/api/daily/{GAME}/play", headers=a)
+        assert r.status_code == 409 and r.json()["detail"]["code"] == "already_played"
+        again = (await http.get(f"/api/daily/{GAME}", headers=a)).json()
+        assert again["attempt"] == plays[a["X-Player"]]["match_id"] and again["streak"] == 1
+        await win_with_hints(server, plays[a["X-Player"]], deal)
+        await resign(server, plays[b["X-Player"]])
+        board = (await http.get(f"/api/daily/{GAME}/leaderboard")).json()
+        rows = [p for p in board["players"] if p["name"] in ("Dagens A", "Dagens B",
+                                                             "Dagens C")]
+        assert [(p["name"], p["rank"] is not None) for p in rows] == [
+            ("Dagens A", True), ("Dagens B", True), ("Dagens C", False)]
+        assert rows[0]["bonus"] > 0 and rows[0]["won"] and rows[0]["moves"] > 0
+        assert rows[1]["bonus"] == 0 and rows[0]["rank"] < rows[1]["rank"]
+        days = (await http.get(f"/api/daily/{GAME}/days")).json()["days"]
+        assert days[0] == {"day": day, "start": info["start"], "deal": deal}
+        for path, status, code in (("/api/daily/gammel_jomfru", 400, "no_daily"),
+                                   ("/api/daily/chess", 400, "unknown_game"),
+                                   (f"/api/daily/{GAME}/leaderboard?day=2001-01-01", 404,
+                                    "no_daily")):
+            r = await http.get(path)
+            assert r.status_code == status and r.json()["detail"]["code"] == code, r.text
+        r = await http.post(f"/api/daily/{GAME}/play")
+        assert r.status_code == 401 and r.json()["detail"]["code"] == "no_player"
+        await asyncio.sleep(0)
+
+
+def test_streak() -> None:
+    assert streak([], "2026-12-01") == 0
+    assert streak(["2026-12-01"], "2026-12-01") == 1
+    assert streak(["2026-11-30", "2026-11-29"], "2026-12-01") == 2  # today not yet
+    assert streak(["2026-12-01", "2026-11-30", "2026-11-28"], "2026-12-01") == 2
+    assert streak(["2026-11-29"], "2026-12-01") == 0
+    assert streak(["2026-03-01", "2026-02-28"], "2026-03-01") == 2  # across a month
