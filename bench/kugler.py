@@ -146,7 +146,10 @@ def load_spec(spec: str) -> bots.Bot:
     opts: dict[str, Any] = {}
     for item in filter(None, rest.split(",")):
         key, _, value = item.partition("=")
-        opts[key] = float(value) if "." in value else int(value)
+        try:
+            opts[key] = float(value) if "." in value else int(value)
+        except ValueError:
+            opts[key] = value
     return bots.load("kugler", name, **opts)
 
 

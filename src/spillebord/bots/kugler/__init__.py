@@ -18,6 +18,7 @@ register("kugler", "ismcts", "spillebord.bots.kugler.ismcts:IsmctsBot", {
     "horizon": Opt("int", 1, 10_000),
     "screen": Opt("int", 0, 10_000),
     "confidence": Opt("float", 0.0, 100.0),
+    "value": Opt("str", choices=("greedy", "advance")),
 })
 register_levels("kugler", {
     1: Level("greedy"),

@@ -306,11 +306,12 @@ def sample_values(b0: np.ndarray, seats: int, me: int, turns0: int, limit: int,
                   optional: bool, strict: bool, helps: bool, my_hand: np.ndarray,
                   pool: np.ndarray, sizes: np.ndarray, disc0: np.ndarray,
                   cand_ranks: np.ndarray, cand_keys: np.ndarray, active: np.ndarray,
-                  horizon: int, seed: int, out: np.ndarray) -> None:
+                  horizon: int, seed: int, out: np.ndarray, advance: bool) -> None:
     """One determinization: for every active candidate action of seat ``me`` (to
     move), play it, let every seat play greedy for ``horizon`` − 1 more turns, and write
-    the board's value for ``me``'s team to ``out[i]`` (the same hidden cards and
-    generator state for every candidate: common random numbers)."""
+    the board's value for ``me``'s team to ``out[i]`` (``relative``, or with
+    ``advance`` the team's own ``progress``; the same hidden cards and generator state
+    for every candidate: common random numbers)."""
     np.random.seed(seed)
     g = GEO[seats]
     n = seats
@@ -335,7 +336,7 @@ def sample_values(b0: np.ndarray, seats: int, me: int, turns0: int, limit: int,
         play(b, g, hands, draw, disc, counts, me, c, cand_ranks[i], cand_keys[i])
         run_greedy(b, g, hands, draw, disc, counts, (me + 1) % n, turns0 + 1, limit,
                    horizon - 1, optional, strict, helps)
-        v = relative(b, g, me % half, vals)
+        v = progress(b, g, me % half, vals) if advance else relative(b, g, me % half, vals)
         fin = finished_mask(b, n)
         won = fin & fin >> half & ((1 << half) - 1)
         if won:

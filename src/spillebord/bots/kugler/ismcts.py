@@ -19,6 +19,8 @@ card spent (as greedy does for one ply).
 
 Budget: ``iterations`` determinizations (default ``ITERATIONS``), or ``seconds`` of
 wall-clock time when given (then ``iterations`` is a cap if given too).
+``value="advance"``: candidates, leaves and the root judged by the advance bot's
+value (the own team's progress, no keep-values) instead of greedy's.
 ``confidence`` z > 0 stops the final phase early once the two candidates' paired mean
 difference is z standard errors from 0 (off by default).  ``screen=0``: no halving.
 """
@@ -43,12 +45,12 @@ SCREEN = 10
 CONFIDENCE = 0.0
 
 
-def top_moves(state: KuglerState, width: int) -> list[Move]:
-    """The ``width`` legal moves with the best greedy scores, best first."""
+def top_moves(state: KuglerState, width: int, advance: bool = False) -> list[Move]:
+    """The ``width`` legal moves with the best greedy (or advance) scores, best first."""
     moves: list[Move] = state.legal_actions()
     if len(moves) <= width:
         return moves
-    scores = score_moves(state, moves)
+    scores = score_moves(state, moves, advance)
     order = sorted(range(len(moves)), key=lambda i: (-scores[i], i))
     return [moves[i] for i in order[:width]]
 
@@ -62,7 +64,7 @@ class IsmctsBot(Bot):
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None,
                  width: int = 5, horizon: int | None = None, screen: int = SCREEN,
-                 confidence: float = CONFIDENCE) -> None:
+                 confidence: float = CONFIDENCE, value: str = "greedy") -> None:
         if iterations is None and seconds is None:
             iterations = ITERATIONS
         self.budget = Budget(iterations, seconds, "iterations")
@@ -74,11 +76,14 @@ class IsmctsBot(Bot):
             raise ValueError("screen and confidence must not be negative")
         self.screen = screen
         self.confidence = confidence
+        if value not in ("greedy", "advance"):
+            raise ValueError("value must be greedy or advance")
+        self.advance = value == "advance"
 
     def decide(self, obs: Observation) -> Any:
         first = obs.sample()
         assert isinstance(first, KuglerState)
-        candidates = top_moves(first, self.width)
+        candidates = top_moves(first, self.width, self.advance)
         if len(candidates) == 1:
             return candidates[0]
         seat = first.turn
@@ -87,7 +92,8 @@ class IsmctsBot(Bot):
         colour = first.colour(seat)
         g = kernel.GEO[n]
         wait = colour is not None and waiting(first._arr, g, colour)
-        keep = [keep_of(RANK_OF_CODE[m.card], wait) for m in candidates]
+        keep = [0.0 if self.advance else keep_of(RANK_OF_CODE[m.card], wait)
+                for m in candidates]
         cand_ranks = _ranks(m.card for m in candidates)
         cand_keys = np.array([m.key for m in candidates], dtype=np.int64)
         my_hand = np.bincount(_ranks(first.hands[seat]), minlength=kernel.NRANKS)
@@ -125,7 +131,7 @@ class IsmctsBot(Bot):
                           flags["optional_home_entry"], flags["strict_discard"],
                           flags["finished_helps_partner"], my_hand, pool, sizes, disc,
                           cand_ranks, cand_keys, mask, horizon,
-                          obs.rng.getrandbits(31), out)
+                          obs.rng.getrandbits(31), out, self.advance)
             for i in active:
                 values[i].append(float(out[i]))
             done += 1
