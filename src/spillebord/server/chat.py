@@ -5,9 +5,12 @@ quick ``PHRASES`` by key); it is stored with the match (table ``chat``) and sent
 ``chat`` message to every socket of the match — seats and spectators alike — on every
 worker: this worker's sockets at once, the others' through their poll of the table
 (every ``POLL`` seconds while they have sockets of a match with chat, looking back
-``LOOKBACK`` seconds and remembering what they sent).  Lines are plain text: the page
+``LOOKBACK`` seconds and remembering what they sent).  A line is written in the same
+group commit as the game events (no transaction of its own), and the speaker's name is
+read at most once a minute.  Lines are plain text: the page
 sets them as text, never as markup.  Each seat may say ``BURST`` lines at once and then
-one every ``EVERY`` seconds (``chat_slow`` otherwise).
+one every ``EVERY`` seconds (``chat_slow`` otherwise; ``SPILLEBORD_CHAT_BURST`` and
+``SPILLEBORD_CHAT_EVERY`` change them, e.g. for bench/chat_load.py).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from spillebord.server import wire
 from spillebord.server.errors import Refusal
 from spillebord.server.storage.chat import ChatRepo
 from spillebord.server.storage.repo import now
+from spillebord.server.storage.writer import GroupWriter
 
 log = logging.getLogger(__name__)
 MAX_CHARS = 300
@@ -32,6 +36,7 @@ PHRASES = ("hello", "good_luck", "good_game", "thanks", "well_played", "oops")
 BURST = 5
 EVERY = 2.0
 POLL = 0.1
+NAME_TTL = 60.0  # seconds a display name is reused for chat lines
 LOOKBACK = 2.0
 
 Push = Callable[[str], None]
@@ -54,8 +59,13 @@ def clean_text(raw: str) -> str:
 
 
 class Chat:
-    def __init__(self, repo: ChatRepo) -> None:
+    def __init__(self, repo: ChatRepo, burst: int = BURST, every: float = EVERY,
+                 writer: Callable[[], GroupWriter] | None = None) -> None:
         self.repo = repo
+        self.writer = writer
+        self.names: dict[str, tuple[str | None, float]] = {}
+        self.burst = burst
+        self.every = every
         self.listeners: dict[str, set[Push]] = {}
         self.sent: dict[int, float] = {}  # line id → when this worker sent it
         self.allowance: dict[tuple[str, int], tuple[float, float]] = {}
@@ -84,8 +94,8 @@ class Chat:
 
     def _rate(self, match_id: str, seat: int) -> None:
         at = time.monotonic()
-        left, last = self.allowance.get((match_id, seat), (float(BURST), at))
-        left = min(float(BURST), left + (at - last) / EVERY)
+        left, last = self.allowance.get((match_id, seat), (float(self.burst), at))
+        left = min(float(self.burst), left + (at - last) / self.every)
         if left < 1:
             raise Refusal("chat_slow", "you are chatting too fast; wait a moment",
                           key="server.chat_slow")
@@ -108,10 +118,34 @@ class Chat:
                 raise Refusal("malformed", "d.text must be a string (or d.phrase a key)")
             text = clean_text(raw)
         self._rate(match_id, seat)
-        name = await asyncio.to_thread(self.repo.name_of, player_id)
-        line = await asyncio.to_thread(self.repo.add, match_id, seat, player_id, name,
-                                       text, phrase, version, now())
+        name = await self._name(player_id)
+        when = now()
+        line: dict[str, Any] = {"id": 0, "match_id": match_id, "seat": seat, "name": name,
+                                "text": text, "phrase": phrase, "version": version,
+                                "time": when.isoformat()}
+        if self.writer is None:
+            line = await asyncio.to_thread(self.repo.add, match_id, seat, player_id, name,
+                                           text, phrase, version, when)
+        else:  # in the game events' group commit: no write lock of its own
+            try:
+                await self.writer().write([self.repo.insert_op(line, player_id, when)])
+            except RuntimeError:
+                raise Refusal("internal", "the line could not be saved", 500) from None
         self._deliver([line])
+
+    async def _name(self, player_id: str | None) -> str | None:
+        """The player's display name, read at most once a minute per player."""
+        if player_id is None:
+            return None
+        at = time.monotonic()
+        cached = self.names.get(player_id)
+        if cached is not None and at - cached[1] < NAME_TTL:
+            return cached[0]
+        name = await asyncio.to_thread(self.repo.name_of, player_id)
+        if len(self.names) > 10_000:
+            self.names.clear()
+        self.names[player_id] = (name, at)
+        return name
 
     def _deliver(self, lines: list[dict[str, Any]]) -> None:
         at = time.monotonic()

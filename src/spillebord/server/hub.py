@@ -49,7 +49,8 @@ class Hub:
         self.repo = Repository(self.engine)
         self.people = People(PeopleRepo(self.engine), settings)
         self.tables = Tables(self)
-        self.chat = Chat(ChatRepo(self.engine))
+        self.chat = Chat(ChatRepo(self.engine), settings.chat_burst, settings.chat_every,
+                         lambda: self.writer)
         self.ratings = Ratings(RatingsRepo(self.engine))
         from spillebord.server.daily import Daily  # daily.py's routes import the hub
 

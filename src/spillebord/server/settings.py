@@ -42,6 +42,8 @@ class Settings:
     # Open tables (docs/server.md, "Open tables and quick match")
     min_fill: int = 5               # shortest wait before bots fill a table's open seats
     lobby_poll: float = 0.1         # seconds between a worker's looks for lobby changes
+    chat_burst: int = 5             # chat lines a seat may say at once
+    chat_every: float = 2.0         # then one line every this many seconds
     max_body_bytes: int = 65_536    # largest HTTP request body (413 above, unparsed)
     max_header_bytes: int = 16_384  # largest sum of HTTP request headers (431 above)
     allowed_origins: tuple[str, ...] = ()  # other sites allowed to post and connect
@@ -72,6 +74,8 @@ class Settings:
             signin_delay=_float("SPILLEBORD_SIGNIN_DELAY", cls.signin_delay),
             signin_max_delay=_float("SPILLEBORD_SIGNIN_MAX_DELAY", cls.signin_max_delay),
             lobby_poll=_float("SPILLEBORD_LOBBY_POLL", cls.lobby_poll),
+            chat_burst=int(_float("SPILLEBORD_CHAT_BURST", cls.chat_burst)),
+            chat_every=_float("SPILLEBORD_CHAT_EVERY", cls.chat_every),
             allowed_origins=tuple(o.strip() for o in
                                   os.environ.get("SPILLEBORD_ORIGINS", "").split(",")
                                   if o.strip()),

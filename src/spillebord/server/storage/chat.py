@@ -3,11 +3,12 @@ said lately (the live feed's poll).  Plain blocking functions, called off the lo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import insert, select
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from spillebord.server.storage.models import chat, players
 
@@ -41,6 +42,20 @@ class ChatRepo:
         return {"id": int(new_id), "match_id": match_id, "seat": seat, "name": name,
                 "text": text, "phrase": phrase, "version": version,
                 "time": when.isoformat()}
+
+    @staticmethod
+    def insert_op(line: dict[str, Any], player_id: str | None,
+                  when: datetime) -> Callable[[Connection], None]:
+        """The insert of ``line`` for the group writer's shared transaction; it sets
+        ``line["id"]`` once the row exists."""
+        def write(conn: Connection) -> None:
+            result = conn.execute(insert(chat).values(
+                match_id=line["match_id"], seat=line["seat"], player_id=player_id,
+                name=line["name"], text=line["text"], phrase=line["phrase"],
+                version=line["version"], time=when))
+            key = result.inserted_primary_key
+            line["id"] = int(key[0]) if key else 0
+        return write
 
     def of_match(self, match_id: str) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
