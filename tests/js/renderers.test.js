@@ -129,4 +129,12 @@ for (const fx of all) {
     for (const a of sent.act) assert.ok(fx.state.legal.includes(a), `${fx.name}: ${a} is not legal`);
     if (!fx.state.legal.length) assert.deepEqual(sent.act, [], `${fx.name}: a move offered with none legal`);
   });
+
+  if (fx.game === "gammel_jomfru") {
+    test(`${fx.name}: the lit places are exactly the legal actions`, async () => {
+      const { board, sent } = await draw(fx);
+      for (const el of board.querySelectorAll("[data-action]")) if (el instanceof HTMLElement) el.click();
+      assert.deepEqual([...new Set(sent.act)].sort(), [...fx.state.legal].sort());
+    });
+  }
 }

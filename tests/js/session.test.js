@@ -3,7 +3,7 @@
 // the address; the version follows `state`/`error`; messages wait for the socket; a lost
 // socket comes back and asks `sync` from the last version seen; 4404 ends it; `stale`
 // re-syncs; events are kept once each in `seq` order.
-import { after, before, test } from "node:test";
+import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { WebSocketServer } from "ws";
 import { installDom, JS } from "./dom.js";
@@ -37,6 +37,19 @@ after(() => {
   for (const c of conns) c.socket.terminate();
   server.close();
 });
+
+/** @type {any[]} every session a test opened: closed after it, passed or failed */
+const sessions = [];
+afterEach(() => {
+  for (const s of sessions.splice(0)) s.close();
+});
+
+/** A new Session of session.js, closed after the test. */
+function make(/** @type {string} */ matchId, /** @type {string | null} */ token, /** @type {any} */ handlers) {
+  const s = new mod.Session(matchId, token, handlers);
+  sessions.push(s);
+  return s;
+}
 
 /** The next connection the server accepts. */
 function nextConn() {
@@ -80,7 +93,7 @@ const state = (/** @type {number[]} */ seqs) => ({
 
 test("the token goes in a first hello, not in the address; queued messages follow it", async () => {
   const { seen, handlers } = recorder();
-  const s = new mod.Session("m1", "secret-token", handlers);
+  const s = make("m1", "secret-token", handlers);
   s.act("8H c2"); // before the socket is open: waits
   const conn = nextConn();
   s.connect();
@@ -95,7 +108,7 @@ test("the token goes in a first hello, not in the address; queued messages follo
 
 test("the version follows state and error; acts carry it; each handler gets its message", async () => {
   const { seen, handlers } = recorder();
-  const s = new mod.Session("m1", null, handlers);
+  const s = make("m1", null, handlers);
   const conn = nextConn();
   s.connect();
   const c = await conn;
@@ -123,7 +136,7 @@ test("the version follows state and error; acts carry it; each handler gets its 
 
 test("a stale refusal asks for a sync", async () => {
   const { seen, handlers } = recorder();
-  const s = new mod.Session("m1", null, handlers);
+  const s = make("m1", null, handlers);
   const conn = nextConn();
   s.connect();
   const c = await conn;
@@ -136,7 +149,7 @@ test("a stale refusal asks for a sync", async () => {
 
 test("a lost socket comes back, says hello again and syncs from the last version", async () => {
   const { seen, handlers } = recorder();
-  const s = new mod.Session("m1", "tok", handlers);
+  const s = make("m1", "tok", handlers);
   let conn = nextConn();
   s.connect();
   const first = await conn;
@@ -157,7 +170,7 @@ test("a lost socket comes back, says hello again and syncs from the last version
 
 test("the browser's online event reconnects at once, not after the delay", async () => {
   const { seen, handlers } = recorder();
-  const s = new mod.Session("m1", null, handlers);
+  const s = make("m1", null, handlers);
   s.watchNetwork();
   let conn = nextConn();
   s.connect();
@@ -176,7 +189,7 @@ test("the browser's online event reconnects at once, not after the delay", async
 
 test("close code 1012 (the server restarts) reconnects at once and syncs, even after failures", async () => {
   const { handlers } = recorder();
-  const s = new mod.Session("m1", "tok", handlers);
+  const s = make("m1", "tok", handlers);
   let conn = nextConn();
   s.connect();
   const first = await conn;
@@ -199,7 +212,7 @@ test("close code 1012 (the server restarts) reconnects at once and syncs, even a
 
 test("close code 4404 (no such match) ends the session: no reconnect", async () => {
   const { seen, handlers } = recorder();
-  const s = new mod.Session("m1", null, handlers);
+  const s = make("m1", null, handlers);
   const conn = nextConn();
   s.connect();
   const c = await conn;
