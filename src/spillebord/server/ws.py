@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -55,6 +56,7 @@ class Connection:
         self.closed = False
         self.busy = False
         self.close_code = 1008  # policy: a client that stopped reading
+        self.restarting = False  # close with 1012 once the current frame is answered
         self.acked = False  # the frame being handled was an acknowledged action
         self.tasks: set[asyncio.Task[None]] = set()
         self.allowance = 2 * hub.settings.rate_per_second
@@ -99,8 +101,13 @@ class Connection:
         await self.ws.close(code=self.close_code)
 
     def restart(self) -> None:
-        """The worker drains: close with 1012 (the page reconnects at once)."""
+        """The worker drains: close with 1012 (the page reconnects at once) — after
+        the frame being handled, if any, has been answered (an action in flight is
+        acknowledged on this socket, not discovered after the reconnect)."""
         self.close_code = 1012
+        if self.inline:
+            self.restarting = True
+            return
         self.closed = True
         self.ready.set()
 
@@ -123,6 +130,10 @@ class Connection:
             self.acked = False
             self.hub.metrics.acknowledged(self.session.row.game,
                                           time.perf_counter() - received)
+        if self.restarting:  # answered: now close (this task; the loop ends after it)
+            self.closed = True
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                await self.ws.close(code=self.close_code)
         if self.closed:
             self.ready.set()  # the sender task closes the socket
 

@@ -54,5 +54,5 @@ def render_nginx_conf(upstreams: Sequence[str], listen: str,
                       runtime: str = "/run/spillebord-nginx") -> str:
     """nginx.conf proxying ``listen`` to the ``host:port`` workers in ``upstreams``;
     ``runtime`` is a writable directory for the pid file and temp files."""
-    servers = "\n".join(f"        server {u} max_fails=1 fail_timeout=2s;" for u in upstreams)
+    servers = "\n".join(f"        server {u} max_fails=0;" for u in upstreams)
     return TEMPLATE.format(servers=servers, listen=listen, runtime=runtime)
