@@ -60,6 +60,11 @@ def test_two_named_players_play_a_rated_game(contexts: Any, server: str) -> None
     card.locator("button.take").click()
     b.wait_for_url("**/play/**", timeout=30000)
     wait_ready(b)
+    # Each sees the other's name in the seat list.
+    b.wait_for_function("n => document.querySelector('#seats').textContent.includes(n)",
+                        arg=a_name, timeout=10000)
+    a.wait_for_function("n => document.querySelector('#seats').textContent.includes(n)",
+                        arg=b_name, timeout=10000)
     # They chat.
     a.fill("#chat-text", "Hej og velkommen!")
     a.locator("#chat form.chat-form button[type='submit']").click()
@@ -82,6 +87,11 @@ def test_two_named_players_play_a_rated_game(contexts: Any, server: str) -> None
         assert ra > rb
     elif outcome["winners"] == [1]:
         assert rb > ra
+    # After a reload the seat list shows the other's new rating beside the name.
+    b.reload()
+    wait_ready(b)
+    b.wait_for_function("t => document.querySelector('#seats').textContent.includes(t)",
+                        arg=f"{a_name} ({ra})", timeout=10000)
     shot(a, "rated-game-da-1366")
     shot(b, "rated-game-en-390")
     # The leaderboard orders them.

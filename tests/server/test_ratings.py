@@ -82,6 +82,12 @@ async def test_a_rated_game(server: LiveServer) -> None:
             assert names.index(first) < names.index(second)
             ranks = [p["rating"] for p in board["players"]]
             assert ranks == sorted(ranks, reverse=True)
+        # The game page's seat list gets the names and ratings.
+        people = (await a.get(f"/api/matches/{played['match_id']}/players")).json()
+        assert people["seats"] == [
+            {"seat": 0, "name": f"Rated A {stamp}", "rating": ra["ratings"][0]["rating"]},
+            {"seat": 1, "name": f"Rated B {stamp}", "rating": rb["ratings"][0]["rating"]}]
+        assert (await a.get("/api/matches/nosuchmatch/players")).status_code == 404
         # A second look at the same match does nothing.
         hub = server.hub
         again = await asyncio.to_thread(hub.ratings.repo.rate_match, played["match_id"],

@@ -12,6 +12,7 @@ from spillebord.server.errors import Refusal
 from spillebord.server.hub import Hub
 from spillebord.server.lobby import check_player
 from spillebord.server.rating_math import seat_class, shown
+from spillebord.server.storage.tables import seat_people
 
 router = APIRouter(prefix="/api")
 
@@ -48,3 +49,12 @@ async def player_ratings(request: Request, player_id: str) -> dict[str, Any]:
             "ratings": [{**r, "rating": shown(r["mu"], r["sigma"])} for r in now_rows],
             "history": [{**h, "rating_before": shown(h["mu_before"], h["sigma_before"]),
                          "rating": shown(h["mu"], h["sigma"])} for h in history]}
+
+
+@router.get("/matches/{match_id}/players")
+async def match_players(request: Request, match_id: str) -> dict[str, Any]:
+    """Each seat's display name and rating (for the game page's seat list)."""
+    hub = hub_of(request)
+    session = await hub.get(match_id)
+    hub.release(session)
+    return {"seats": await asyncio.to_thread(seat_people, hub.engine, match_id)}

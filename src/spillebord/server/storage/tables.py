@@ -188,3 +188,22 @@ class TablesRepo:
                     invites.c.match_id == match_id, invites.c.seat.in_(free),
                     invites.c.used.is_(None)).values(used=when))
             return free
+
+
+def seat_people(engine: Engine, match_id: str) -> list[dict[str, Any]]:
+    """Each seat's player name and rating for the match's game and seat count."""
+    with engine.connect() as conn:
+        head = conn.execute(select(matches.c.game, matches.c.seats)
+                            .where(matches.c.id == match_id)).first()
+        if head is None:
+            return []
+        klass = seat_class(head.game, head.seats)
+        rows = conn.execute(
+            select(seats.c.seat, players.c.name, ratings.c.mu, ratings.c.sigma)
+            .outerjoin(players, players.c.id == seats.c.player_id)
+            .outerjoin(ratings, and_(ratings.c.player_id == seats.c.player_id,
+                                     ratings.c.game == head.game,
+                                     ratings.c.seat_class == klass))
+            .where(seats.c.match_id == match_id).order_by(seats.c.seat)).all()
+    return [{"seat": r.seat, "name": r.name,
+             "rating": None if r.mu is None else shown(r.mu, r.sigma)} for r in rows]

@@ -141,6 +141,8 @@ export const changePassword = (oldPassword, newPassword) =>
 export const getChat = (id) => request("GET", `/api/matches/${encodeURIComponent(id)}/chat`);
 
 // Ratings (docs/protocol.md, "Ratings").
+/** @param {string} id @returns {Promise<import("./protocol").SeatPeople>} */
+export const getSeatPeople = (id) => request("GET", `/api/matches/${encodeURIComponent(id)}/players`);
 /** @param {string} game @param {number} seats @returns {Promise<import("./protocol").Leaderboard>} */
 export const getLeaderboard = (game, seats) =>
   request("GET", `/api/leaderboard/${encodeURIComponent(game)}?seats=${seats}`);

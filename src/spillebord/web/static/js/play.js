@@ -4,7 +4,7 @@
 // move is an action text the server offered.  Refusals show in #messages and the board is
 // re-drawn from the last state the server sent, so it never shows a refused move.
 
-import { ApiError, getGames, getMatch, loadToken, rememberMatch, saveToken } from "./api.js";
+import { ApiError, getGames, getMatch, getSeatPeople, loadToken, rememberMatch, saveToken } from "./api.js";
 import { cardName, t } from "./i18n.js";
 import { renderInvites, renderLog, renderOutcome, renderSeats, seatNamer, shortNamer } from "./panel.js";
 import { createExtras } from "./extras.js";
@@ -44,6 +44,8 @@ let fairBox = null;
 /** @type {ReturnType<typeof createChat> | null} table games: the table chat (chat.js) */
 let chat = null;
 let ratingShown = false; // the rating change after a rated game (rating.js)
+/** @type {{ name: string | null, rating: number | null }[]} per seat: the seated player */
+let people = [];
 /** @type {StateData | null} */
 let last = null;
 const log = debug.log;
@@ -236,13 +238,28 @@ async function main() {
   };
   renderInvites($("invites"), matchId, match);
   rememberMatch({ match_id: matchId, game: match.game });
+  // Table games: the seated players' names and ratings (GET /api/matches/{id}/players),
+  // merged into the match info each time it is replaced.
+  /** @param {PageMatch} m @returns {PageMatch} */
+  const withPeople = (m) => ({ ...m, seats: m.seats.map((s, i) => ({ ...s, ...(people[i] || {}) })) });
+  const loadPeople = async () => {
+    if (match.seats.length < 2) return;
+    const got = await getSeatPeople(matchId).catch(() => null);
+    if (!got) return;
+    people = got.seats.map((p) => ({ name: p.name, rating: p.rating }));
+    match = withPeople(match);
+    seatName = seatNamer(match, mySeat);
+    redrawSeats();
+    chat?.refresh();
+  };
+  loadPeople();
   const live = new Session(matchId, token, {
     onWelcome(d) {
       debug.marks.welcome ??= performance.now();
       if (d.role !== "player" && !settled) return;
       mySeat = d.role === "player" ? d.seat : null;
       if (mySeat !== null) settled = true;
-      if (d.match) match = { ...match, ...d.match, solver: match.solver };
+      if (d.match) match = withPeople({ ...match, ...d.match, solver: match.solver });
       seatName = seatNamer(match, mySeat);
       $("role").textContent = mySeat === null ? t("play.spectator") : "";
       $("role").hidden = mySeat !== null;
@@ -254,7 +271,8 @@ async function main() {
       chat?.add(d);
     },
     onSeats(d) {
-      match = { ...match, seats: d.seats };
+      match = withPeople({ ...match, seats: d.seats });
+      loadPeople();
       seatName = seatNamer(match, mySeat);
       redrawSeats();
       chat?.refresh();

@@ -153,6 +153,11 @@ export interface DailyDays {
   days: { day: string, start: number, deal: number }[];
 }
 
+/** @wire GET /api/matches/{id}/players */
+export interface SeatPeople {
+  seats: { seat: number, name: string | null, rating: number | null }[];
+}
+
 /** @wire GET /api/leaderboard/{game} */
 export interface Leaderboard {
   game: string;
