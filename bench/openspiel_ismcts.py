@@ -75,7 +75,7 @@ def main() -> None:
     args = parser.parse_args()
     n = args.seats
     game = pyspiel.load_game(spiel.PREFIX + "gammel_jomfru", {"players": n})
-    console = Console()
+    console = Console(width=max(Console().width, 120))
     table = Table(title=f"OpenSpiel IS-MCTS ({args.simulations} simulations) vs Spillebord "
                         f"bots, Gammel Jomfru at {n} seats, {args.games} games each")
     for column in ("opponents", "IS-MCTS lost", "95% interval", "fair share", "mean rank",
