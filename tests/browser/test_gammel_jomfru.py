@@ -70,6 +70,7 @@ def test_gammel_jomfru_against_bots_to_the_end(contexts: Any, server: str) -> No
         assert any(suit in line for suit in ("klør", "ruder", "hjerter", "spar")), line
         assert not any(word in line.split() for word in ("turn", "keep", "centre")), line
         assert "vender et kort" not in line and "Dig" not in line, line
+        assert "hos Du" not in line, line  # a card played onto my pile: "på din …"
 
     # The finished game opens as a replay: every action listed, each step drawn by the
     # server's spectator view of that step.

@@ -214,6 +214,7 @@ export function createRenderer(root, ctx) {
       const card = cardName(m.card);
       let text;
       if (ev.action === "turn") text = t(m.recycled ? "gj.log.turn_recycled" : "gj.log.turn", { who, card });
+      else if (m.place === "seat" && m.seat === ctx.seat) text = t("gj.log.seat_you", { who, card, onto: cardName(m.onto) });
       else if (m.place === "seat") text = t("gj.log.seat", { who, card, onto: cardName(m.onto), name: ctx.seatName(m.seat ?? 0) });
       else if (m.place === "own") text = t("gj.log.keep", { who, card });
       else text = t(m.place === "centre" ? "gj.log.centre" : "gj.log.pile", { who, card, pile: m.pile ?? 0 });
