@@ -166,7 +166,8 @@ def screen_words(page: Any) -> str:
 
 
 @pytest.mark.parametrize(("lang", "width", "height"),
-                         [("da", 1366, 768), ("en", 390, 844)])
+                         [("da", 1366, 768), ("en", 390, 844), ("en", 1366, 768),
+                          ("da", 390, 844)])
 def test_kugler_speaks_in_words_and_shows_the_way(contexts: Any, server: str, lang: str,
                                                   width: int, height: int) -> None:
     """No field code on screen (moves, the split prompt, the log, labels); the board marks
