@@ -188,7 +188,7 @@ test("the browser's online event reconnects at once, not after the delay", async
 });
 
 test("close code 1012 (the server restarts) reconnects at once and syncs, even after failures", async () => {
-  const { handlers } = recorder();
+  const { seen, handlers } = recorder();
   const s = make("m1", "tok", handlers);
   let conn = nextConn();
   s.connect();
@@ -207,6 +207,7 @@ test("close code 1012 (the server restarts) reconnects at once and syncs, even a
     { t: "hello", v: 4, d: { token: "tok" } },
     { t: "sync", v: 4, d: {} },
   ]);
+  assert.ok(!seen.connection.includes("lost"), `no "lost" shown: ${seen.connection}`);
   s.close();
 });
 

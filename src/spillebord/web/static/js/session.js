@@ -118,7 +118,8 @@ export class Session {
       this.h.onConnection?.(code === 4404 ? "not_found" : "closed");
       return;
     }
-    this.h.onConnection?.("lost");
+    // A restart (1012) is not a loss: the page says "connecting", not "connection lost".
+    this.h.onConnection?.(code === 1012 ? "connecting" : "lost");
     clearTimeout(this.timer);
     // 1012 (service restart): the server is draining for a restart; the proxy sends the
     // new socket to another worker, so come back at once (spread over 0.25 s).
