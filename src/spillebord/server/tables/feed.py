@@ -6,7 +6,8 @@ Every worker finds changes the same way — by polling the ``changed`` column of
 a table opened or taken on another worker reaches this worker's sockets too; a change
 made here wakes the poll at once.  The poll looks back ``LOOKBACK`` seconds and
 remembers what it sent, so a transaction that commits a little after its timestamp is
-still seen, and nothing is sent twice.
+still seen, and nothing is sent twice.  Sockets connecting between two changes share
+one encoded snapshot (a change drops it; sockets listen before they read it).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from datetime import datetime, timedelta
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -24,6 +26,7 @@ from spillebord.server.storage.tables import TablesRepo
 
 log = logging.getLogger(__name__)
 LOOKBACK = 2.0  # seconds
+SNAPSHOT_AGE = 5.0  # seconds a snapshot is reused while nothing changed
 MAX_QUEUE = 1024  # messages a slow lobby socket may fall behind before it is closed
 
 
@@ -48,6 +51,10 @@ class LobbyFeed:
         self.sent: dict[str, datetime] = {}  # table → the change last sent
         self.since = now()
         self.task: asyncio.Task[None] | None = None
+        # The encoded snapshot, shared by the sockets that connect before the next
+        # change (500 sockets connecting need one listing, not 500).
+        self._snapshot: tuple[float, str] | None = None
+        self._changes = 0  # counts invalidations: a snapshot read across one is not kept
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name="lobby-feed")
@@ -60,7 +67,23 @@ class LobbyFeed:
 
     def kick(self) -> None:
         """A table's lobby picture changed on this worker (already committed)."""
+        self._drop_snapshot()
         self.wake.set()
+
+    def _drop_snapshot(self) -> None:
+        self._snapshot = None
+        self._changes += 1
+
+    async def snapshot(self) -> str:
+        cached = self._snapshot
+        if cached is not None and time.monotonic() - cached[0] < SNAPSHOT_AGE:
+            return cached[1]
+        taken, changes = time.monotonic(), self._changes
+        listed = await asyncio.to_thread(self.repo.listing)
+        text = wire.dumps({"t": "lobby", "d": {"tables": listed}})
+        if changes == self._changes:
+            self._snapshot = (taken, text)
+        return text
 
     async def _run(self) -> None:
         while True:
@@ -88,6 +111,7 @@ class LobbyFeed:
             del self.sent[m]
         if not fresh:
             return
+        self._drop_snapshot()
         listed = await asyncio.to_thread(self.repo.listing, list(fresh))
         messages = [wire.dumps({"t": "table", "d": entry}) for entry in listed]
         shown = {entry["match_id"] for entry in listed}
@@ -106,8 +130,7 @@ class LobbyFeed:
         self.sockets.add(sock)
         sender: asyncio.Task[None] | None = None
         try:
-            snapshot = await asyncio.to_thread(self.repo.listing)
-            await ws.send_text(wire.dumps({"t": "lobby", "d": {"tables": snapshot}}))
+            await ws.send_text(await self.snapshot())
             sender = asyncio.create_task(self._send(sock))
             while True:
                 message = await ws.receive()
