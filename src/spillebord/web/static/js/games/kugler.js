@@ -72,7 +72,7 @@ export function createRenderer(root, ctx) {
   /** @param {number} seat */
   const whose = (seat) => (seat === ctx.seat ? t("seat.your") : t("seat.whose", { name: (ctx.seatShort || ctx.seatName)(seat) }));
   /** @param {number} seat */
-  const partnerOf = (seat) => (seat + state.view.seats / 2) % state.view.seats;
+  const partnerOf = (seat) => (state ? (seat + state.view.seats / 2) % state.view.seats : -1);
 
   /** @param {{ seat: number, from: string, to: string }} e */
   function effectText(e) {
@@ -96,7 +96,7 @@ export function createRenderer(root, ctx) {
   }
 
   /** @param {string} a @returns {import("../protocol").KuglerMove | undefined} */
-  const factsOf = (a) => /** @type {import("../protocol").KuglerMove | undefined} */ ((state.moves || {})[a]);
+  const factsOf = (a) => /** @type {import("../protocol").KuglerMove | undefined} */ (((state && state.moves) || {})[a]);
 
   /** @param {string} a */
   function describeAction(a) {
@@ -445,7 +445,7 @@ export function createRenderer(root, ctx) {
     // A log line from an event's move facts: who played which card and what it did.
     sentence(ev) {
       const m = /** @type {import("../protocol").KuglerMove | undefined} */ (ev.move);
-      if (!m || !state) return null;
+      if (!m) return null;
       const who = ctx.seatName(ev.seat);
       if (m.discard) return t("kugler.log.discard", { who, card: cardName(m.card) });
       return t("kugler.log.play", { who, card: cardName(m.card), what: m.steps.map((st) => stepText(st, ev.seat)).join("; ") });
