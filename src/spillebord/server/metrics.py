@@ -140,6 +140,10 @@ class _Live(Collector):
         if parts is not None:
             yield GaugeMetricFamily("spillebord_bot_leases_held", "Games whose bots this "
                                     "worker plays (shared mode)", value=len(parts.leases.held))
+            yield CounterMetricFamily("spillebord_bot_leases_taken", "Bot leases this worker "
+                                      "took: new games' bots and games taken over from "
+                                      "a worker that died or drained",
+                                      value=parts.leases.taken)
             stats = parts.bus.stats
             yield GaugeMetricFamily("spillebord_redis_connected", "1 while the Redis bus "
                                     "is subscribed", value=1 if stats.connected else 0)

@@ -10,10 +10,10 @@ Both are read-only GETs without cookies or secrets; they say nothing about games
 
 Drain (SIGTERM, or ``await ops.drain()``): the worker stops taking new game sockets
 (their upgrade gets ``503``, which nginx retries on another worker) and state-changing
-API calls (``503 draining``), answers ``/readyz`` with 503, waits
-``SPILLEBORD_DRAIN_SECONDS`` (0 by default: for balancers that poll ``/readyz``), stops
-its bot drivers and releases its bot leases (another worker's drivers take the games'
-bots over), closes every game socket with code 1012 (*service restart*: the page
+API calls (``503 draining``), answers ``/readyz`` with 503, stops its bot drivers and
+releases its bot leases (another worker's drivers take the games' bots over), waits
+``SPILLEBORD_DRAIN_SECONDS`` (0 by default: for balancers that poll ``/readyz``),
+closes every game socket with code 1012 (*service restart*: the page
 reconnects at once, through the proxy to another worker, and syncs), waits up to
 ``CLOSE_SECONDS`` for the sockets to go, then lets uvicorn shut down as usual (every
 acknowledged action was committed before it was acknowledged; the writer flushes
@@ -90,10 +90,10 @@ class Ops:
     async def drain(self) -> None:
         self.draining = True
         log.warning("draining: %d game sockets", len(self.connections))
+        await self.hub.hand_over_bots()  # the other workers' drivers can start now
         grace = self.hub.settings.drain_seconds
         if grace > 0:
             await asyncio.sleep(grace)
-        await self.hub.hand_over_bots()
         for conn in list(self.connections):
             conn.restart()
         deadline = time.monotonic() + CLOSE_SECONDS

@@ -29,6 +29,7 @@ class Leases:
         self.dsn = dsn
         self.retry = retry
         self.held: set[str] = set()
+        self.taken = 0  # leases taken since start (metrics.py)
         self._conn: psycopg.AsyncConnection[tuple[Any, ...]] | None = None
         self._lock = asyncio.Lock()
         self._tried: dict[str, float] = {}  # match -> when a failed attempt was made
@@ -65,6 +66,7 @@ class Leases:
                 return False
             if row and row[0]:
                 self.held.add(match_id)
+                self.taken += 1
                 self._tried.pop(match_id, None)
                 return True
             return False
