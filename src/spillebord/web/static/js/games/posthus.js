@@ -84,6 +84,12 @@ export function createRenderer(root, ctx) {
     return COLS[c] + (r + 1);
   }
 
+  // A place in words: "række 2, plads 3" (the notation's c2 never reaches the screen).
+  /** @param {string} place */
+  function placeWords(place) {
+    return t("posthus.place", { row: Number(place.slice(1)), col: COLS.indexOf(place[0]) + 1 });
+  }
+
   /** @param {string} place @returns {string[]} the cards whose action ends in `place` */
   function cardsForGap(place) {
     const suffix = " " + place;
@@ -121,7 +127,7 @@ export function createRenderer(root, ctx) {
     }
     const choice = await ctx.choose(
       t("posthus.which_gap", { card: cardName(code) }),
-      options.map((a) => ({ value: a, label: t("posthus.gap_at", { place: a.split(" ")[1] }) })),
+      options.map((a) => ({ value: a, label: t("posthus.gap_at", { place: placeWords(a.split(" ")[1]) }) })),
     );
     if (choice) ctx.act(choice);
   }
@@ -130,9 +136,9 @@ export function createRenderer(root, ctx) {
   function clickGap(place) {
     const fits = cardsForGap(place);
     selectedGap = fits.length ? place : null;
-    if (fits.length === 0) ctx.say(t("posthus.gap_takes_nothing", { place }));
+    if (fits.length === 0) ctx.say(t("posthus.gap_takes_nothing", { place: placeWords(place) }));
     else {
-      ctx.say(t("posthus.gap_takes", { place, list: fits.map(cardName).join(", ") }));
+      ctx.say(t("posthus.gap_takes", { place: placeWords(place), list: fits.map(cardName).join(", ") }));
     }
     draw();
   }
@@ -143,11 +149,11 @@ export function createRenderer(root, ctx) {
     const place = placeOf(r, c);
     let el;
     if (code) {
-      el = cardEl(code, { button: true, label: `${cardName(code)}, ${place}` });
+      el = cardEl(code, { button: true, label: `${cardName(code)}, ${placeWords(place)}` });
       el.addEventListener("click", () => clickCard(code));
       if (selectedGap && state.legal.includes(`${code} ${selectedGap}`)) el.classList.add("highlight");
     } else {
-      el = slotEl({ button: true, label: t("posthus.gap_label", { place }), text: place });
+      el = slotEl({ button: true, label: t("posthus.gap_label", { place: placeWords(place) }) });
       el.classList.add("gap");
       el.addEventListener("click", () => clickGap(place));
       if (place === selectedGap) el.classList.add("selected");
@@ -239,7 +245,7 @@ export function createRenderer(root, ctx) {
     describe(action) {
       if (action === "redeal" || action === "resign") return t(`act.${action}`);
       const [code, place] = action.split(" ");
-      return `${cardName(code)} → ${place}`;
+      return `${cardName(code)} → ${placeWords(place)}`;
     },
     // A hint from the server is an action text: light up its card and gap.
     // The status line: "no card can move" instead of "your turn" when stuck.
