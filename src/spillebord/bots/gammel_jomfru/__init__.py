@@ -5,7 +5,7 @@ Both see only a seat's ``Observation`` (view, legal actions, ``sample()``, rng),
 the true state.
 
 Levels (measured in docs/benchmarks/gammel_jomfru.md, "Levels"): 1 the heuristic,
-2 the search bot with 8 rounds a decision, 3 the search bot with 64 rounds (capped at
+2 the search bot with 3 rounds a decision, 3 the search bot with 64 rounds (capped at
 0.3 s).  The page offers level 2 first.
 """
 
@@ -22,6 +22,6 @@ register("gammel_jomfru", "search", "spillebord.bots.gammel_jomfru.search:Search
 })
 register_levels("gammel_jomfru", {
     1: Level("heuristic"),
-    2: Level("search", {"playouts": 8, "seconds": 0.3}),
+    2: Level("search", {"playouts": 3, "seconds": 0.3}),
     3: Level("search", {"playouts": 64, "seconds": 0.3}),
 }, default=2)
