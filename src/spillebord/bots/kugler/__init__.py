@@ -3,9 +3,9 @@
 into spillebord.bots.
 
 Levels, by measured strength (docs/benchmarks/kugler.md): 1 greedy (one ply, the full
-evaluation), 2 advance (one ply, own progress only: it beats greedy), 3 ismcts with its
-defaults (40 determinizations, 5 candidates, two rounds ahead; capped at 1 s a
-decision).  The page offers level 2 first."""
+evaluation), 2 advance (one ply, own progress only: it beats greedy), 3 ismcts judging
+and playing out by the advance value (40 determinizations, 5 candidates, two rounds
+ahead; capped at 1 s a decision).  The page offers level 2 first."""
 
 from spillebord.bots import Level, Opt, register, register_levels
 
@@ -23,5 +23,5 @@ register("kugler", "ismcts", "spillebord.bots.kugler.ismcts:IsmctsBot", {
 register_levels("kugler", {
     1: Level("greedy"),
     2: Level("advance"),
-    3: Level("ismcts", {"iterations": 40, "seconds": 1.0}),
+    3: Level("ismcts", {"iterations": 40, "value": "advance", "seconds": 1.0}),
 }, default=2)

@@ -177,8 +177,10 @@ def colour_of(fin: int, g: np.ndarray, seat: int, helps: bool) -> int:
 @njit(cache=True)
 def greedy_choice(b: np.ndarray, g: np.ndarray, c: int, team: int, hand: np.ndarray,
                   optional: bool, strict: bool, opts: np.ndarray, roff: np.ndarray,
-                  alias: np.ndarray, w: np.ndarray, vals: np.ndarray) -> tuple[int, int]:
-    """The greedy policy's (rank, packed steps; 0: discard) for a hand of rank counts."""
+                  alias: np.ndarray, w: np.ndarray, vals: np.ndarray,
+                  advance: bool = False) -> tuple[int, int]:
+    """The greedy policy's (rank, packed steps; 0: discard) for a hand of rank counts
+    (with ``advance``: the advance bot's)."""
     ranks = 0
     for r in range(NRANKS):
         if hand[r] > 0:
@@ -199,12 +201,12 @@ def greedy_choice(b: np.ndarray, g: np.ndarray, c: int, team: int, hand: np.ndar
             continue
         lo = roff[r]
         hi = roff[r + 1]
-        keep = keep_of(r, wait)
+        keep = 0.0 if advance else keep_of(r, wait)
         if lo == hi:
             if strict and any_move:
                 continue
             if not have_base:
-                base = relative(b, g, team, vals)
+                base = progress(b, g, team, vals) if advance else relative(b, g, team, vals)
                 have_base = True
             v = base - keep
             if v > best:
@@ -217,7 +219,8 @@ def greedy_choice(b: np.ndarray, g: np.ndarray, c: int, team: int, hand: np.ndar
             d2 = (key & 255) - 1
             if d2 >= 0:
                 do_step(w, g, c, (key >> 8 & 255) - 1, d2)
-            v = relative(w, g, team, vals) - keep
+            v = (progress(w, g, team, vals) if advance else relative(w, g, team, vals)) \
+                - keep
             if v > best:
                 best, best_rank, best_key = v, r, key
     return best_rank, best_key
@@ -254,9 +257,11 @@ def play(b: np.ndarray, g: np.ndarray, hands: np.ndarray, draw: np.ndarray,
 @njit(cache=True)
 def run_greedy(b: np.ndarray, g: np.ndarray, hands: np.ndarray, draw: np.ndarray,
                disc: np.ndarray, counts: np.ndarray, turn: int, turns: int, limit: int,
-               plies: int, optional: bool, strict: bool, helps: bool) -> int:
-    """Every seat plays greedy for ``plies`` turns or until the game ends; the number
-    of turns played is returned (the board and cards are changed in place)."""
+               plies: int, optional: bool, strict: bool, helps: bool,
+               advance: bool = False) -> int:
+    """Every seat plays greedy (``advance``: the advance policy) for ``plies`` turns or
+    until the game ends; the number of turns played is returned (the board and cards
+    are changed in place)."""
     n = g[G_N]
     half = n // 2
     opts = np.empty(CAP, dtype=np.int64)
@@ -271,7 +276,7 @@ def run_greedy(b: np.ndarray, g: np.ndarray, hands: np.ndarray, draw: np.ndarray
             break
         c = colour_of(fin, g, turn, helps)
         rank, key = greedy_choice(b, g, c, turn % half, hands[turn], optional, strict,
-                                  opts, roff, alias, w, vals)
+                                  opts, roff, alias, w, vals, advance)
         play(b, g, hands, draw, disc, counts, turn, c, rank, key)
         turn = (turn + 1) % n
         turns += 1
@@ -309,9 +314,9 @@ def sample_values(b0: np.ndarray, seats: int, me: int, turns0: int, limit: int,
                   horizon: int, seed: int, out: np.ndarray, advance: bool) -> None:
     """One determinization: for every active candidate action of seat ``me`` (to
     move), play it, let every seat play greedy for ``horizon`` − 1 more turns, and write
-    the board's value for ``me``'s team to ``out[i]`` (``relative``, or with
-    ``advance`` the team's own ``progress``; the same hidden cards and generator state
-    for every candidate: common random numbers)."""
+    the board's value for ``me``'s team to ``out[i]`` (with ``advance``: every seat
+    plays the advance policy and the value is the team's own ``progress``; the same
+    hidden cards and generator state for every candidate: common random numbers)."""
     np.random.seed(seed)
     g = GEO[seats]
     n = seats
@@ -335,7 +340,7 @@ def sample_values(b0: np.ndarray, seats: int, me: int, turns0: int, limit: int,
         counts = np.array([k, len(disc0)], dtype=np.int64)
         play(b, g, hands, draw, disc, counts, me, c, cand_ranks[i], cand_keys[i])
         run_greedy(b, g, hands, draw, disc, counts, (me + 1) % n, turns0 + 1, limit,
-                   horizon - 1, optional, strict, helps)
+                   horizon - 1, optional, strict, helps, advance)
         v = progress(b, g, me % half, vals) if advance else relative(b, g, me % half, vals)
         fin = finished_mask(b, n)
         won = fin & fin >> half & ((1 << half) - 1)

@@ -19,8 +19,8 @@ card spent (as greedy does for one ply).
 
 Budget: ``iterations`` determinizations (default ``ITERATIONS``), or ``seconds`` of
 wall-clock time when given (then ``iterations`` is a cap if given too).
-``value="advance"``: candidates, leaves and the root judged by the advance bot's
-value (the own team's progress, no keep-values) instead of greedy's.
+``value="advance"``: candidates, playouts (every seat), leaves and the root follow the
+advance bot's value (the own team's progress, no keep-values) instead of greedy's.
 ``confidence`` z > 0 stops the final phase early once the two candidates' paired mean
 difference is z standard errors from 0 (off by default).  ``screen=0``: no halving.
 """
