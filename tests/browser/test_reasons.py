@@ -28,10 +28,18 @@ def card_name(lang: str, code: str) -> str:
     return cat["card.name"].format(suit=cat[f"suit.{code[1]}"], rank=cat[f"rank.{code[0]}"])
 
 
+def place_words(lang: str, place: str) -> str:
+    """A posthus place as the page says it: "række 2, plads 3" for c2."""
+    return catalogue(lang)["posthus.place"].format(row=int(place[1:]),
+                                                   col="abcdefgh".index(place[0]) + 1)
+
+
 def expected(lang: str, code: str, exc: IllegalActionError) -> str:
-    """What ui.js errorText shows for the refusal: the code's sentence, then the reason."""
+    """What ui.js errorText shows for the refusal: the code's sentence, then the reason
+    with card names for the cards and words for the places."""
     cat = catalogue(lang)
-    params = {k: card_name(lang, v) if k in exc.cards else v for k, v in exc.params.items()}
+    params = {k: card_name(lang, v) if k in exc.cards else
+              place_words(lang, v) if k in exc.places else v for k, v in exc.params.items()}
     why = re.sub(r"\{(\w+)\}", lambda m: params[m.group(1)], cat[f"refused.{exc.key}"])
     return f"{cat[f'error.{code}']} ({why[:1].upper()}{why[1:]})"
 
@@ -75,6 +83,9 @@ def test_a_refused_move_is_explained_in_danish_and_english(contexts: Any, server
     assert shown == expected("da", "illegal", exc), shown
     assert "passer ikke" in shown and card_name("da", exc.params["card"]) in shown.lower()
     assert str(exc) not in shown and "does not fit" not in shown
+    assert exc.places == ("place",)
+    assert place_words("da", exc.params["place"]) in shown
+    assert not re.search(r"\b[a-h][1-4]\b", shown), shown  # no place code on screen
     shot(page, "refused-danish", publish=False)
 
     # A refusal without a key (the server's own "stale") is the code's sentence alone.
@@ -92,3 +103,5 @@ def test_a_refused_move_is_explained_in_danish_and_english(contexts: Any, server
     shown = refuse(page, text)
     assert shown == expected("en", "illegal", exc), shown
     assert card_name("en", exc.params["card"]) in shown.lower()
+    assert place_words("en", exc.params["place"]) in shown
+    assert not re.search(r"\b[a-h][1-4]\b", shown), shown

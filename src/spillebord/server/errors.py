@@ -1,7 +1,7 @@
 """Refusals: every "no" the server says carries a machine code and a human reason.
 
-A refusal may also carry a message ``key`` with ``params`` (and ``cards``/``ranks``,
-the params that are card codes or ranks) so that the page can show the reason in the
+A refusal may also carry a message ``key`` with ``params`` (and ``cards``/``ranks``/``places``,
+the params that are card codes, ranks or board places) so that the page can show the reason in the
 player's language; see ``spillebord.core.errors`` and docs/protocol.md.
 """
 
@@ -17,7 +17,8 @@ class Refusal(Exception):
 
     def __init__(self, code: str, reason: str, status: int = 400, *,
                  key: str | None = None, params: Mapping[str, object] | None = None,
-                 cards: Iterable[str] = (), ranks: Iterable[str] = ()) -> None:
+                 cards: Iterable[str] = (), ranks: Iterable[str] = (),
+                 places: Iterable[str] = ()) -> None:
         super().__init__(reason)
         self.code = code
         self.reason = reason
@@ -26,14 +27,16 @@ class Refusal(Exception):
         self.params: dict[str, str] = {k: str(v) for k, v in (params or {}).items()}
         self.cards: tuple[str, ...] = tuple(cards)
         self.ranks: tuple[str, ...] = tuple(ranks)
+        self.places: tuple[str, ...] = tuple(places)
 
     @classmethod
     def from_error(cls, code: str, exc: BaseException, status: int = 400) -> Refusal:
         """A refusal for ``exc``: its English reason and, when it has one, its key."""
         return cls(code, str(exc), status, key=getattr(exc, "key", None),
                    params=getattr(exc, "params", None), cards=getattr(exc, "cards", ()),
-                   ranks=getattr(exc, "ranks", ()))
+                   ranks=getattr(exc, "ranks", ()), places=getattr(exc, "places", ()))
 
     def to_json(self) -> dict[str, object]:
         return {"code": self.code, "reason": self.reason,
-                **translatable(self.key, self.params, self.cards, self.ranks)}
+                **translatable(self.key, self.params, self.cards, self.ranks,
+                                 self.places)}

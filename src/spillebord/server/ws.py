@@ -313,7 +313,8 @@ class Connection:
             raise Refusal.from_error("no_move", exc) from None
         if not meanings:
             raise Refusal("no_move", f"clicking {target} does nothing here",
-                          key="server.click_nothing", params={"place": target})
+                          key="server.click_nothing", params={"place": target},
+                          places=("place",))
         if len(meanings) == 1:
             await session.act(self.seat, version, meanings[0])
             self.acked = True

@@ -41,7 +41,7 @@ def test_jumping_your_own_marble() -> None:
      ("card",)),
     ({0: ["t10"]}, ["5H", *FILLER], "5H t11-t16", "kugler.no_own_marble",
      {"place": "t11"}, ()),
-    ({0: ["t10"]}, ["5H", *FILLER], "5H t10-x9", "kugler.not_place", {"place": "x9"}, ()),
+    ({0: ["t10"]}, ["5H", *FILLER], "5H t10-x9", "kugler.not_place", {"text": "x9"}, ()),
     ({0: ["t10"]}, ["5H", *FILLER], "5H", "kugler.which_marble", {"code": "5H"}, ()),
     ({0: ["t66"]}, ["TH", "9H", "6C", "2C", "3C"], "TH t66-h0.5", "kugler.overshoot",
      {"steps": "10", "place": "t66", "last": "h0.5"}, ()),

@@ -76,12 +76,12 @@ def explain(state: KuglerState, text: str) -> IllegalActionError:
             try:
                 located.append(geo.parse_location(end))
             except NotationError as exc:
-                return _no(str(exc), key="kugler.not_place", place=end[:12])
+                return _no(str(exc), key="kugler.not_place", text=end[:12])
         (src, owner), (dst, _) = located
         if src == START and owner != colour:
             return _no(f"{ends[0]} is not the start area of the marbles you move "
                        f"(s{colour})", key="kugler.wrong_start", place=ends[0],
-                       start=f"s{colour}")
+                       start=f"s{colour}", places=("place", "start"))
         if dst == START:
             return _no("a card never moves a marble into a start area",
                        key="kugler.into_start")
@@ -92,14 +92,15 @@ def explain(state: KuglerState, text: str) -> IllegalActionError:
         if src == START:
             if MARBLES - int((w == colour).sum()) == 0:
                 return _no(f"there is no marble in s{colour}", key="kugler.start_empty",
-                           place=f"s{colour}")
+                           place=f"s{colour}", places=("place",))
         elif w[src] != colour:
             if colour == seat:
                 return _no(f"there is no marble of yours on {geo.names[src]}",
-                           key="kugler.no_own_marble", place=geo.names[src])
+                           key="kugler.no_own_marble", place=geo.names[src],
+                           places=("place",))
             return _no(f"there is no marble of your partner (seat {colour}) on "
                        f"{geo.names[src]}", key="kugler.no_partner_marble",
-                       seat=colour, place=geo.names[src])
+                       seat=colour, place=geo.names[src], places=("place",))
         if i == 1 and src == steps[0][1]:
             return _no("a split 7 moves two different marbles", key="kugler.split_same")
         reason, amount = _step_reason(state, w, colour, card, rank, src, dst,
@@ -110,7 +111,8 @@ def explain(state: KuglerState, text: str) -> IllegalActionError:
         if not kernel.do_step(w, kernel.GEO[state.seats], colour, src, dst):
             p = geo.partner[colour]
             return _no(f"your partner's marble on its home entry cannot go in: h{p}.1 is "
-                       "taken", key="kugler.partner_entry_taken", place=f"h{p}.1")
+                       "taken", key="kugler.partner_entry_taken", place=f"h{p}.1",
+                       places=("place",))
     if len(steps) == 2 and total != 7:
         return _no(f"the two parts of a split 7 must add up to 7, not {total}",
                    key="kugler.split_sum", total=total)
@@ -123,7 +125,7 @@ def _distance(state: KuglerState, c: int, src: int, dst: int) -> int | IllegalAc
     if dst >= track:
         if geo.home_owner(dst) != c:
             return _no(f"{geo.names[dst]} is not your home", key="kugler.not_your_home",
-                       place=geo.names[dst])
+                       place=geo.names[dst], places=("place",))
         if src >= track:
             if dst <= src:
                 return _no("in home marbles move only forward", key="kugler.home_forward")
@@ -159,10 +161,11 @@ def _step_reason(state: KuglerState, w: np.ndarray, c: int, card: str, rank: str
                        key="kugler.cannot_start", card=card, cards=("card",)), 0
         if dst != geo.start[c]:
             return _no(f"a marble comes out onto its start field {names[geo.start[c]]}",
-                       key="kugler.start_field", place=names[geo.start[c]]), 0
+                       key="kugler.start_field", place=names[geo.start[c]],
+                       places=("place",)), 0
         if w[dst] == c:
             return _no(f"{names[dst]} is taken by your own marble",
-                       key="kugler.own_marble_on", place=names[dst]), 0
+                       key="kugler.own_marble_on", place=names[dst], places=("place",)), 0
         return None, 0
     if rank == "8":
         if src >= track or dst >= track:
@@ -172,7 +175,8 @@ def _step_reason(state: KuglerState, w: np.ndarray, c: int, card: str, rank: str
         if path[-1] != dst:
             return _no(f"an 8 moves {names[src]} back to {names[path[-1]]}, not "
                        f"{names[dst]}", key="kugler.eight_to", card=card, cards=("card",),
-                       place=names[src], to=names[path[-1]], wrong=names[dst]), 0
+                       place=names[src], to=names[path[-1]], wrong=names[dst],
+                       places=("place", "to", "wrong")), 0
         return _path_reason(w, c, path, names, track), 0
     dist = _distance(state, c, src, dst)
     if isinstance(dist, IllegalActionError):
@@ -184,14 +188,14 @@ def _step_reason(state: KuglerState, w: np.ndarray, c: int, card: str, rank: str
     if around and not state.flags["optional_home_entry"]:
         e = names[geo.entry[c]]
         return _no(f"a marble passing its home entry {e} must enter its home",
-                   key="kugler.must_enter_home", place=e), 0
+                   key="kugler.must_enter_home", place=e, places=("place",)), 0
     walk = _forward_path(state, c, src, k, around)
     if isinstance(walk, IllegalActionError):
         return walk, 0
     if walk[-1] != dst:
         return _no(f"a {rank} moves {names[src]} to {names[walk[-1]]}, not {names[dst]}",
                    key="kugler.moves_to", card=card, cards=("card",), place=names[src],
-                   to=names[walk[-1]], wrong=names[dst]), 0
+                   to=names[walk[-1]], wrong=names[dst], places=("place", "to", "wrong")), 0
     return _path_reason(w, c, walk, names, track), k
 
 
@@ -203,7 +207,8 @@ def _forward_path(state: KuglerState, c: int, x: int, k: int,
 
     def overshoot() -> IllegalActionError:
         return _no(f"overshooting home is illegal: {k} from {geo.names[x]} passes h{c}.5",
-                   key="kugler.overshoot", steps=k, place=geo.names[x], last=f"h{c}.5")
+                   key="kugler.overshoot", steps=k, place=geo.names[x], last=f"h{c}.5",
+                   places=("place", "last"))
 
     if x >= track:
         if x - hb + k >= HOME_SIZE:
@@ -222,11 +227,12 @@ def _path_reason(w: np.ndarray, c: int, path: list[int], names: tuple[str, ...],
     for f in path[:-1]:
         if w[f] == c:
             return _no(f"you cannot jump your own marble on {names[f]}",
-                       key="kugler.jump_own", place=names[f])
+                       key="kugler.jump_own", place=names[f], places=("place",))
         if f >= track and w[f] != EMPTY:
             return _no(f"a marble in home never jumps ({names[f]} is taken)",
-                       key="kugler.home_jump", place=names[f])
+                       key="kugler.home_jump", place=names[f], places=("place",))
     if w[path[-1]] == c:
         return _no(f"{names[path[-1]]} is taken by your own marble",
-                   key="kugler.own_marble_on", place=names[path[-1]])
+                   key="kugler.own_marble_on", place=names[path[-1]],
+                   places=("place",))
     return None

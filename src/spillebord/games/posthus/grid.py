@@ -124,7 +124,7 @@ def why_not(grid: Grid, card: str, gap: int, open_gaps: bool) -> ValueError:
             f"{card} does not fit {name}: nothing goes right of a King"
             f" (the left neighbour is {left})",
             key="posthus.right_of_king", params={"card": card, "place": name, "left": left},
-            cards=("card", "left"))
+            cards=("card", "left"), places=("place",))
     col = gap % COLUMNS
     right = right_of(grid, gap) if col < COLUMNS - 1 else None
     parts = ["column a takes a 7" if col == 0
@@ -148,7 +148,8 @@ def why_not(grid: Grid, card: str, gap: int, open_gaps: bool) -> ValueError:
         params["right"] = right
     return IllegalActionError(f"{card} does not fit {name}: " + " and ".join(parts),
                               key=key, params=params,
-                              cards=[k for k in ("card", "left", "right") if k in params])
+                              cards=[k for k in ("card", "left", "right") if k in params],
+                              places=("place",))
 
 
 def run_length(grid: Sequence[str | None], row: int) -> int:

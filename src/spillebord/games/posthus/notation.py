@@ -151,7 +151,7 @@ def parse_action(state: PosthusState, text: str) -> str:
         raise IllegalActionError(f"{place} is not a gap: it holds {occupant}",
                                  key="posthus.not_gap",
                                  params={"place": place, "occupant": occupant},
-                                 cards=["occupant"])
+                                 cards=["occupant"], places=["place"])
     if card not in g.accepted_cards(state.grid, target, state.open_gaps):
         raise g.why_not(state.grid, card, target, state.open_gaps)
     return f"{card} {place}"

@@ -172,20 +172,22 @@ def explain_illegal(state: StudenterState, text: str) -> IllegalActionError:
             return no(f"{_place(source)} is empty", key="studenter.row_empty")
         if source == "waste":
             return no(f"{_place(source)} is empty", key="studenter.waste_empty")
-        return no(f"{source} is empty", key="studenter.helper_empty", place=source)
+        return no(f"{source} is empty", key="studenter.helper_empty", place=source,
+                  places=("place",))
     if target.startswith("f"):
         pile = state.foundations[FOUNDATION_NAMES.index(target)]
         if len(pile) >= FULL_PILE:
             return no(f"{target} is complete and takes nothing",
-                      key="studenter.foundation_full", place=target)
+                      key="studenter.foundation_full", place=target,
+                      places=("place",))
         if not pile:
             return no(f"{target} is empty and takes only a {rank_text(state.base)}",
                       key="studenter.foundation_base", place=target,
-                      rank=rank_text(state.base), ranks=("rank",))
+                      rank=rank_text(state.base), ranks=("rank",), places=("place",))
         want = rank_text(foundation_needs(state.base, len(pile)))
         return no(f"{card} does not fit on {target}: it needs a {want}",
                   key="studenter.foundation_needs", card=card, place=target, rank=want,
-                  cards=("card",), ranks=("rank",))
+                  cards=("card",), ranks=("rank",), places=("place",))
     if target == "waste":
         if source != "row":
             return no("the waste takes only the row's rightmost card",

@@ -43,6 +43,8 @@ export interface Renderer<V = unknown> {
   sentence?(ev: GameEvent): string | null;
   /** the status line on the seat's turn when the game has more to say than "your turn" */
   status?(): string | null;
+  /** a place of the board (the notation's "c2", "t14", "h3") in words, for refusals */
+  placeName?(place: string): string;
   destroy?(): void;
 }
 

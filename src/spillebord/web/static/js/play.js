@@ -302,7 +302,7 @@ async function main() {
         solverDone();
         return;
       }
-      showMessage(errorText(d.code, d.reason, d), "error");
+      showMessage(errorText(d.code, d.reason, d, (renderer && renderer.placeName) || undefined), "error");
       if (d.code === "bad_token") $("role").textContent = t("play.bad_token");
       if (last && renderer) renderer.update({ view: last.view, legal: last.legal, moves: last.moves || {}, seat: mySeat, toMove: last.to_move, events: [], outcome: last.outcome });
     },

@@ -555,6 +555,8 @@ export interface RefusalMessage {
   params?: { [name: string]: string };
   cards?: string[];
   ranks?: string[];
+  /** the params whose value is a place of the game's board; the page words them */
+  places?: string[];
 }
 
 /** @wire ← welcome */

@@ -82,31 +82,44 @@ export function clearMessage() {
 // player's language.  `detail` is the refusal itself (the socket's error message or an
 // ApiError): when it has a `key` the catalogue knows ("refused.<key>"), the reason is
 // that sentence with its `params` filled in — the params named in `cards` as card names
-// ("hjerter otte"), those in `ranks` as rank names, the rest (places, seats) as written.
+// ("hjerter otte"), those in `ranks` as rank names, those in `places` in words by
+// `placeName` (the game view's own place wording, e.g. "række 2, plads 3"), the rest
+// (seats, numbers) as written.  A refusal naming a place gives no reason text when
+// there is no `placeName` to word it: a place code never reaches the screen.
 // Without such a key the server's English reason is shown only on the English page;
 // the Danish page says the code's sentence alone.
 /**
  * @param {string} code
  * @param {string} reason
  * @param {import("./protocol").RefusalMessage} [detail]
+ * @param {(place: string) => string} [placeName]
  * @returns {string}
  */
-export function errorText(code, reason, detail = {}) {
+export function errorText(code, reason, detail = {}, placeName) {
   const key = `error.${code}`;
   const mine = t(key);
   const own = mine === key ? t("error.unknown") : mine;
-  const why = reasonText(detail) || (currentLang() === "en" ? reason : "");
+  const why = reasonText(detail, placeName) || (currentLang() === "en" && !(detail.places || []).length ? reason : "");
   return why ? `${own} (${why})` : own;
 }
 
 // The refusal's reason from its message key, or "" when there is none to translate.
-/** @param {import("./protocol").RefusalMessage | null | undefined} detail @returns {string} */
-export function reasonText(detail) {
+/**
+ * @param {import("./protocol").RefusalMessage | null | undefined} detail
+ * @param {(place: string) => string} [placeName]
+ * @returns {string}
+ */
+export function reasonText(detail, placeName) {
   if (!detail || !detail.key || !has(`refused.${detail.key}`)) return "";
   const params = { ...(detail.params || {}) };
   for (const name of detail.cards || []) if (name in params) params[name] = cardName(params[name]);
   for (const name of detail.ranks || []) {
     if (name in params && has(`rank.${params[name]}`)) params[name] = t(`rank.${params[name]}`);
+  }
+  for (const name of detail.places || []) {
+    if (!(name in params)) continue;
+    if (!placeName) return "";
+    params[name] = placeName(params[name]);
   }
   const text = t(`refused.${detail.key}`, params);
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -126,6 +126,27 @@ export function createRenderer(root, ctx) {
     return t("kugler.where.track", { whose: whose(seat), fields });
   }
 
+  // A field or start area in words, for refusals: "dit startfelt", "Annas hjemmefelt 3",
+  // "feltet 4 felter efter Bos startfelt" — as whereText words a marble's place.  Every
+  // place word is neuter in Danish ("dit felt"), hence seat.your_neuter.
+  /** @param {string} loc */
+  function placeWords(loc) {
+    /** @param {number} seat */
+    const owner = (seat) => (seat === ctx.seat ? t("seat.your_neuter") : whose(seat));
+    if (loc[0] === "s") return t("kugler.start_area", { whose: owner(Number(loc.slice(1))) });
+    if (loc[0] === "h") {
+      const [seat, field] = loc.slice(1).split(".").map(Number);
+      return t("kugler.home_field", { whose: owner(seat), field });
+    }
+    const i = Number(loc.slice(1));
+    const seats = state ? state.view.seats : 4;
+    const seat = Math.floor(i / 18);
+    const fields = i % 18;
+    if (fields === 0) return t("kugler.start_field", { whose: owner(seat) });
+    if (fields === 13) return t("kugler.entry_field", { whose: owner((seat + 1) % seats) });
+    return t("kugler.track_field", { whose: owner(seat), fields });
+  }
+
   /** @param {string} placeName */
   function place(placeName) {
     const [f, to] = [from, placeName];
@@ -442,6 +463,7 @@ export function createRenderer(root, ctx) {
       draw();
     },
     describe: (a) => (a === "resign" ? t("act.resign") : describeAction(a)),
+    placeName: placeWords,
     // A log line from an event's move facts: who played which card and what it did.
     sentence(ev) {
       const m = /** @type {import("../protocol").KuglerMove | undefined} */ (ev.move);

@@ -236,6 +236,7 @@ export function createRenderer(root, ctx) {
   });
 
   return {
+    placeName: placeWords,
     update(next) {
       state = next;
       hinted = null;

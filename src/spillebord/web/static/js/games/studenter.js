@@ -295,6 +295,7 @@ export function createRenderer(root, ctx) {
       planAuto();
     },
     describe: (a) => (a === "resign" ? t("act.resign") : describeMove(a)),
+    placeName,
     showHint(action) {
       for (const el of root.querySelectorAll(".hint")) el.classList.remove("hint", "highlight");
       const [src, dst] = action.split(">");
