@@ -14,7 +14,7 @@ from tests.reasons import catalogue
 from spillebord import games
 from spillebord.core.errors import IllegalActionError
 
-from .helpers import need_game, shot, start_solitaire, state, version
+from .helpers import need_game, open_room, shot, start_solitaire, state, version, wait_my_turn
 
 pytestmark = pytest.mark.browser
 
@@ -105,3 +105,28 @@ def test_a_refused_move_is_explained_in_danish_and_english(contexts: Any, server
     assert card_name("en", exc.params["card"]) in shown.lower()
     assert place_words("en", exc.params["place"]) in shown
     assert not re.search(r"\b[a-h][1-4]\b", shown), shown
+
+
+def test_a_kugler_refusal_says_its_places_in_words(contexts: Any, server: str) -> None:
+    """A kugler move from another seat's start area: the reason names both start areas
+    in words ("dit startområde", "your start area"), never as s0/s1 (issue 14)."""
+    need_game("kugler")
+    page = contexts(viewport={"width": 1366, "height": 768}).new_page()
+    open_room(page, server, "kugler", ["me", "bot", "bot", "bot"])
+    wait_my_turn(page)
+    st = state(page)
+    card = next(c for c in st["view"]["hand"] if c != "JK")
+    other = 1  # the next seat's start area; mine (seat 0) is s0
+    shown = refuse(page, f"{card} s{other}-t18")
+    cat = catalogue("da")
+    assert cat["error.illegal"] in shown, shown
+    assert "dit startområde" in shown, shown
+    assert not re.search(r"\b(?:[ts]\d{1,2}|h\d\.\d)\b", shown), shown
+    shot(page, "kugler-refused-danish", publish=False)
+    page.evaluate("() => localStorage.setItem('spillebord.lang', 'en')")
+    page.reload()
+    page.wait_for_function("() => window.__spillebord && window.__spillebord.state")
+    wait_my_turn(page)
+    shown = refuse(page, f"{card} s{other}-t18")
+    assert "start from your start area, not from" in shown, shown
+    assert not re.search(r"\b(?:[ts]\d{1,2}|h\d\.\d)\b", shown), shown
