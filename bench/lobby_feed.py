@@ -87,20 +87,24 @@ async def run(base: str, n_tables: int, n_sockets: int, n_new: int,
             socks.append(s)
             progress.advance(task)
         arrived: dict[str, list[float]] = {}
+        seen: list[set[str]] = [set() for _ in socks]
 
-        async def reader(s: websockets.ClientConnection) -> None:
+        async def reader(i: int, s: websockets.ClientConnection) -> None:
             async for text in s:
                 msg = json.loads(text)
-                if msg["t"] == "table":
+                if msg["t"] == "table" and msg["d"]["match_id"] not in seen[i]:
+                    seen[i].add(msg["d"]["match_id"])
                     arrived.setdefault(msg["d"]["match_id"], []).append(time.perf_counter())
 
-        readers = [asyncio.create_task(reader(s)) for s in socks]
+        readers = [asyncio.create_task(reader(i, s)) for i, s in enumerate(socks)]
         task = progress.add_task("new tables", total=n_new)
         delays: list[float] = []
+        new_ids: list[str] = []
         for _ in range(n_new):
             sent = time.perf_counter()
             r = await http.post("/api/matches", json=BODY)
             match_id = r.json()["match_id"]
+            new_ids.append(match_id)
             deadline = time.perf_counter() + 10
             while len(arrived.get(match_id, [])) < n_sockets and time.perf_counter() < deadline:
                 await asyncio.sleep(0.005)
@@ -109,6 +113,12 @@ async def run(base: str, n_tables: int, n_sockets: int, n_new: int,
             delays += [10.0] * (n_sockets - len(got))  # never arrived: counted as 10 s
             progress.advance(task)
             await asyncio.sleep(0.25)
+        await asyncio.sleep(5)  # a last chance for late deliveries, to tell late from lost
+        lost = sum(1 for i in range(len(socks)) for m in new_ids if m not in seen[i])
+        closed = sum(1 for s in socks if s.close_code is not None)
+        if lost or closed:
+            print(f"never arrived: {lost} pairs; sockets closed meanwhile: {closed} "
+                  f"{sorted({(s.close_code, s.close_reason) for s in socks if s.close_code})}")
         for t in readers:
             t.cancel()
         for s in socks:

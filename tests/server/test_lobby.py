@@ -11,14 +11,20 @@ import json
 import random
 import time
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from datetime import timedelta
+from typing import Any, cast
 
 import httpx
 import pytest
 import websockets
+from starlette.websockets import WebSocket
 from tests.server.live import Client, LiveServer, play_randomly, settings_for
 
 from spillebord import bots
+from spillebord.server.storage.engine import make_engine
+from spillebord.server.storage.repo import now
+from spillebord.server.storage.tables import TablesRepo
+from spillebord.server.tables.feed import LobbyFeed, LobbySocket
 
 GAME = "gammel_jomfru"
 
@@ -205,3 +211,56 @@ async def test_bots_fill_open_seats_after_the_wait(server: LiveServer,
         r = await http.post("/api/matches", json={"game": GAME, "seats": ["me", "human"],
                                                   **extra}, headers=host)
         assert r.status_code == 400 and r.json()["detail"]["code"] == code, r.text
+
+
+async def test_a_change_committed_late_still_reaches_the_lobby(
+        server: LiveServer, http: httpx.AsyncClient) -> None:
+    """Issue 15: a change whose transaction commits seconds after its stamp (a loaded
+    worker's thread pool queued it) must not be lost.  Another worker's late commit is
+    found by the poll's look-back; a change made on this worker is sent by name, however
+    late it committed."""
+    host = await named_guest(http, f"Sen {time.time_ns() % 10**6}")
+    made = [await open_table(http, host) for _ in range(2)]
+    engine = make_engine(server.settings.db_url)
+    repo = TablesRepo(engine)
+    try:
+        async with websockets.connect(f"{server.ws}/ws/lobby") as lobby:
+            await lobby.recv()  # the snapshot
+            await asyncio.sleep(0.5)  # the worker's feed polls past the stamp below
+            # "Another worker" takes a seat with a stamp 5 s old.
+            await asyncio.to_thread(repo.take_seat, made[0]["match_id"], 1, "late" * 16,
+                                    None, now() - timedelta(seconds=5))
+
+            async def seat_taken() -> None:
+                while True:  # (the table's opening may come again first: idempotent)
+                    msg = json.loads(await lobby.recv())
+                    if msg["t"] == "table" and msg["d"]["match_id"] == made[0]["match_id"] \
+                            and msg["d"]["free"] == 1:
+                        return
+
+            await asyncio.wait_for(seat_taken(), 5)
+        # A feed on this process (one worker's, with a socket) gets a change made on
+        # its worker by name, even with a stamp far older than the look-back.
+        feed = LobbyFeed(repo, poll=0.05)
+        sock = LobbySocket(cast(WebSocket, None))
+        feed.sockets.add(sock)
+        feed.start()
+        try:
+            await asyncio.sleep(0.3)
+            match_id = made[1]["match_id"]
+            await asyncio.to_thread(repo.take_seat, match_id, 1, "older" * 13, None,
+                                    now() - timedelta(seconds=60))
+            feed.kick(match_id)
+            deadline = time.monotonic() + 5
+            got: list[dict[str, Any]] = []
+            while time.monotonic() < deadline and not got:
+                text = await asyncio.wait_for(sock.queue.get(), 5)
+                msg = json.loads(text or "{}")
+                if msg.get("t") == "table" and msg["d"]["match_id"] == match_id \
+                        and msg["d"]["free"] == 1:
+                    got.append(msg)
+            assert got
+        finally:
+            await feed.stop()
+    finally:
+        engine.dispose()

@@ -203,7 +203,7 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None) -> dict[s
     await asyncio.to_thread(hub.repo.create_match, row, invite_hashes, opened)
     hub.adopt(row)
     if req.public:
-        hub.tables.feed.kick()
+        hub.tables.feed.kick(match_id)
     return {"match_id": match_id, "seat": my_seat, "token": token,
             "play_url": f"/play/{match_id}" + (f"#token={token}" if token else ""),
             "invites": invites,

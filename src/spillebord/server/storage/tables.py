@@ -7,11 +7,11 @@ get it."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import and_, insert, select, update
+from sqlalchemy import and_, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 
 from spillebord.server.errors import Refusal
@@ -140,10 +140,16 @@ class TablesRepo:
                         "fill_after": h.fill_after, "fill_level": h.fill_level})
         return out
 
-    def changed_since(self, since: datetime) -> list[tuple[str, datetime]]:
+    def changed_since(self, since: datetime,
+                      also: Collection[str] = ()) -> list[tuple[str, datetime]]:
+        """(table, change stamp) of the tables changed after ``since``, and of ``also``
+        whatever their stamp."""
+        cond = open_tables.c.changed > since
+        if also:
+            cond = or_(cond, open_tables.c.match_id.in_(list(also)))
         with self.engine.connect() as conn:
             rows = conn.execute(select(open_tables.c.match_id, open_tables.c.changed)
-                                .where(open_tables.c.changed > since)).all()
+                                .where(cond)).all()
         return [(r.match_id, _aware(r.changed)) for r in rows]
 
     def find_open(self, game: str, n: int, flags: dict[str, bool]) -> list[str]:

@@ -4,10 +4,12 @@ message per table that changed (``table``: its new picture; ``gone``: no longer 
 Every worker finds changes the same way — by polling the ``changed`` column of
 ``open_tables`` (indexed) every ``lobby_poll`` seconds while it has lobby sockets — so
 a table opened or taken on another worker reaches this worker's sockets too; a change
-made here wakes the poll at once.  The poll looks back ``LOOKBACK`` seconds and
-remembers what it sent, so a transaction that commits a little after its timestamp is
-still seen, and nothing is sent twice.  Sockets connecting between two changes share
-one encoded snapshot (a change drops it; sockets listen before they read it).
+made here wakes the poll at once and names its table, so it is sent however late its
+transaction committed after its stamp.  For other workers' changes the poll looks back
+``LOOKBACK`` seconds and remembers what it sent, so a transaction that commits up to
+that long after its stamp is still seen, and nothing is sent twice.  Sockets connecting
+between two changes share one encoded snapshot (a change drops it; sockets listen
+before they read it).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from spillebord.server.storage.repo import now
 from spillebord.server.storage.tables import TablesRepo
 
 log = logging.getLogger(__name__)
-LOOKBACK = 2.0  # seconds
+LOOKBACK = 10.0  # seconds a commit may lag its stamp on another worker (issue 15: a
+# loaded machine committed a local table more than 2 s after its stamp and it was lost)
 SNAPSHOT_AGE = 5.0  # seconds a snapshot is reused while nothing changed
 MAX_QUEUE = 1024  # messages a slow lobby socket may fall behind before it is closed
 
@@ -48,6 +51,7 @@ class LobbyFeed:
         self.poll = poll
         self.sockets: set[LobbySocket] = set()
         self.wake = asyncio.Event()
+        self.kicked: set[str] = set()  # tables changed here since the last poll
         self.sent: dict[str, datetime] = {}  # table → the change last sent
         self.since = now()
         self.task: asyncio.Task[None] | None = None
@@ -65,8 +69,9 @@ class LobbyFeed:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
 
-    def kick(self) -> None:
+    def kick(self, match_id: str) -> None:
         """A table's lobby picture changed on this worker (already committed)."""
+        self.kicked.add(match_id)
         self._drop_snapshot()
         self.wake.set()
 
@@ -93,6 +98,7 @@ class LobbyFeed:
             if not self.sockets:
                 self.since = now()
                 self.sent.clear()
+                self.kicked.clear()
                 continue
             try:
                 await self._step()
@@ -102,9 +108,14 @@ class LobbyFeed:
 
     async def _step(self) -> None:
         start = now()
-        rows = await asyncio.to_thread(self.repo.changed_since,
-                                       self.since - timedelta(seconds=LOOKBACK))
-        fresh = {m: t for m, t in rows if self.sent.get(m) != t}
+        kicked, self.kicked = self.kicked, set()
+        try:
+            rows = await asyncio.to_thread(self.repo.changed_since,
+                                           self.since - timedelta(seconds=LOOKBACK), kicked)
+        except BaseException:
+            self.kicked |= kicked  # the next poll sends them
+            raise
+        fresh = {m: t for m, t in rows if m in kicked or self.sent.get(m) != t}
         self.since = start
         horizon = start - timedelta(seconds=2 * LOOKBACK + 1)
         for m in [m for m, t in self.sent.items() if t < horizon]:

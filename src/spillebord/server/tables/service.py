@@ -71,7 +71,7 @@ class Tables:
             session.seats[taken].token_hash = token_hash(token)
             session.seats[taken].player_id = player
             session.announce_change()
-        self.feed.kick()
+        self.feed.kick(match_id)
         return {"match_id": match_id, "seat": taken, "token": token,
                 "play_url": f"/play/{match_id}#token={token}"}
 
@@ -129,6 +129,6 @@ class Tables:
         if session.running and match_id not in self.hub.drivers:
             self.hub.drivers[match_id] = BotDriver(self.hub, session)
         session.announce_change()
-        self.feed.kick()
+        self.feed.kick(match_id)
         log.info("match %s: bots at level %d took seats %s", match_id, level, seats)
         return seats
