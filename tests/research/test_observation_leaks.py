@@ -37,6 +37,17 @@ def encoder(codec: Codec) -> Encode:
     return encode
 
 
+def tracked(codec: Codec) -> Encode:
+    """The environments' fast path (``codec.tracker()``), one tracker for every call:
+    the incremental updates are checked too."""
+    tracker = codec.tracker()
+    assert tracker is not None
+
+    def encode(state: State, seat: int) -> np.ndarray:
+        return tracker.observe(state, seat)
+    return encode
+
+
 def check_no_leak(encode: Encode, state: State, rng: random.Random) -> bool:
     """Every seat's array survives ``resample(seat)``; returns whether some resample
     changed the position (so there were hidden cards to leak)."""
@@ -70,6 +81,11 @@ def walk(game: str, seats: int, deal: int, encode: Encode, steps: int, every: in
 @pytest.mark.parametrize("seats", (2, 3, 4, 5, 6, 7, 8))
 def test_jomfru_observations_do_not_leak(seats: int) -> None:
     assert walk("gammel_jomfru", seats, seats, encoder(JomfruCodec(seats)), 400, 25) > 0
+
+
+@pytest.mark.parametrize("seats", (2, 4, 8))
+def test_jomfru_fast_observations_do_not_leak(seats: int) -> None:
+    assert walk("gammel_jomfru", seats, seats, tracked(JomfruCodec(seats)), 400, 25) > 0
 
 
 @pytest.mark.parametrize("seats", (4, 6, 8))

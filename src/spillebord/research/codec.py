@@ -6,6 +6,13 @@ view dict, never the state, so an observation holds exactly what that seat may s
 (tests/research/test_leaks.py checks it under ``State.resample``).  ``actions(view,
 legal)`` maps the legal actions of the seat to move to their indices; it may also use
 the view (e.g. kugler's marble slots) and the legal list, which the mover may see.
+
+The view-based ``observe`` is the definition.  A codec may add a fast path for the
+environments' hot loop: ``tracker()`` returns a ``Tracker`` that encodes straight from
+the seat-visible parts of a state (tests/research/test_fast_encoding.py checks it equal
+to ``observe(state.view(seat))`` along random playouts, and the leak test runs it too);
+``seat_only_actions`` says that ``index`` reads only ``view["seat"]``, so the index map
+and mask of a legal list may be cached per seat.
 """
 
 from __future__ import annotations
@@ -15,11 +22,20 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from spillebord.core.protocol import JSON, Action, Outcome
+from spillebord.core.protocol import JSON, Action, Outcome, State
 
 
 class EncodingError(ValueError):
     """A legal action the fixed action space has no index for (a bug in a codec)."""
+
+
+class Tracker(ABC):
+    """A codec's fast observation path for one environment: equal to
+    ``codec.observe(state.view(seat))``, reading only what ``seat`` may see."""
+
+    @abstractmethod
+    def observe(self, state: State, seat: int) -> np.ndarray:
+        """A new float32 array (the caller may keep or change it)."""
 
 
 class Codec(ABC):
@@ -28,6 +44,11 @@ class Codec(ABC):
 
     size: int
     n_actions: int
+    seat_only_actions: bool = False
+
+    def tracker(self) -> Tracker | None:
+        """A fast observation path for one environment, or None (use the view)."""
+        return None
 
     @abstractmethod
     def observe(self, view: JSON) -> np.ndarray:

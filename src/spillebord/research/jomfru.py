@@ -10,6 +10,13 @@ played / turn limit.  Cards are in ``one_deck()`` order (C D H S, A … K).
 
 Actions (``6 + n``): 0 ``turn``, 1 ``centre``, 2 ``keep``, 3 … 6 ``c1`` … ``c4``,
 ``6 + r`` (r = 1 … n−1) onto the face-up top of seat ``(seat + r) mod n`` (``pN``).
+
+``JomfruTracker`` is the environments' fast path (docs/research.md, "Speed"): one
+table-wide vector in absolute seat order, rewritten only where the state's public parts
+changed (piles are compared by identity — the engine shares unchanged tuples), and one
+``take`` that rotates it to the observer.  It reads pile sizes, face-up piles, centre
+piles, the turned card, the going-out order, recycling and the counters — never a
+face-down card — and is tested equal to ``observe(view)``.
 """
 
 from __future__ import annotations
@@ -17,8 +24,9 @@ from __future__ import annotations
 import numpy as np
 
 from spillebord.core.cards import one_deck
-from spillebord.core.protocol import JSON, Action
-from spillebord.research.codec import Codec, EncodingError
+from spillebord.core.protocol import JSON, Action, State
+from spillebord.games.gammel_jomfru.state import JomfruState
+from spillebord.research.codec import Codec, EncodingError, Tracker
 
 CARDS: tuple[str, ...] = tuple(one_deck())
 CARD: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
@@ -28,6 +36,8 @@ FIXED = {"turn": 0, "centre": 1, "keep": 2, "c1": 3, "c2": 4, "c3": 5, "c4": 6}
 
 
 class JomfruCodec(Codec):
+    seat_only_actions = True
+
     def __init__(self, seats: int) -> None:
         self.seats = seats
         self.n_actions = 6 + seats
@@ -88,3 +98,102 @@ class JomfruCodec(Codec):
             if r:
                 return 6 + r
         raise EncodingError(f"gammel_jomfru has no action index for {text!r}")
+
+    def tracker(self) -> JomfruTracker:
+        return JomfruTracker(self)
+
+
+_UNSET: object = object()
+
+
+class JomfruTracker(Tracker):
+    """``JomfruCodec.observe`` kept up to date from successive states of one game."""
+
+    def __init__(self, codec: JomfruCodec) -> None:
+        n = self.seats = codec.seats
+        self.size = codec.size
+        g = self._globals = codec._globals
+        self._turned_at = g + n
+        self._centre_at = g + n + N
+        self._src = np.zeros(self.size, dtype=np.float32)  # absolute seat order
+        blocks = np.arange(g)
+        self._perm = [np.concatenate([np.roll(blocks, -me * SEAT_BLOCK),
+                                      g + (me + np.arange(n)) % n,
+                                      np.arange(g + n, self.size)]) for me in range(n)]
+        self._out_at = np.array([s * SEAT_BLOCK + k for s in range(n) for k in (3, 4)])
+        self._state: JomfruState | None = None
+        self._down: tuple[object, ...] = (_UNSET,) * n  # never a state's tuple
+        self._up: tuple[object, ...] = (_UNSET,) * n
+        self._held: list[int] = [-1] * n
+        self._mover = -2  # the seat holding the turned card (-1: none)
+        self._public: list[object] = [_UNSET] * 6  # out, recycled, to_move, turned, centre, turns
+
+    def observe(self, state: State, seat: int) -> np.ndarray:
+        assert isinstance(state, JomfruState)
+        if state is not self._state:
+            self._sync(state)
+        return self._src.take(self._perm[seat])
+
+    def _sync(self, st: JomfruState) -> None:
+        src, n = self._src, self.seats
+        down, up, old_down, old_up = st.down, st.up, self._down, self._up
+        mover = st.turn if st.turned is not None else -1
+        recount = {mover, self._mover} if mover != self._mover else set()
+        if down is not old_down or up is not old_up:
+            for s in range(n):
+                d, u = down[s], up[s]
+                at = s * SEAT_BLOCK
+                if d is not old_down[s]:
+                    src[at] = len(d) / N
+                    recount.add(s)
+                if u is not old_up[s]:
+                    src[at + 1] = len(u) / N
+                    src[at + 6:at + 6 + 2 * N] = 0.0
+                    if u:
+                        src[at + 6 + CARD[u[-1]]] = 1.0
+                        base = at + 6 + N
+                        src[[base + CARD[c] for c in u]] = 1.0
+                    recount.add(s)
+        held = self._held
+        for s in recount:
+            if s >= 0:
+                h = len(down[s]) + len(up[s]) + (s == mover)
+                if h != held[s]:
+                    held[s] = h
+                    src[s * SEAT_BLOCK + 2] = h / N
+        self._mover = mover
+        self._down, self._up = down, up
+        public = self._public
+        if st.out is not public[0]:
+            public[0] = st.out
+            src[self._out_at] = 0.0
+            for i, s in enumerate(st.out):
+                src[s * SEAT_BLOCK + 3] = 1.0
+                src[s * SEAT_BLOCK + 4] = (i + 1) / n
+        if st.recycled is not public[1]:
+            public[1] = st.recycled
+            for s in range(n):
+                src[s * SEAT_BLOCK + 5] = 1.0 if st.recycled[s] else 0.0
+        g = self._globals
+        if st.to_move != public[2]:
+            public[2] = st.to_move
+            src[g:g + n] = 0.0
+            if st.to_move is not None:
+                src[g + st.to_move] = 1.0
+        if st.turned != public[3]:
+            public[3] = st.turned
+            at = self._turned_at
+            src[at:at + N] = 0.0
+            if st.turned is not None:
+                src[at + CARD[st.turned]] = 1.0
+        if st.centre is not public[4]:
+            public[4] = st.centre
+            at = self._centre_at
+            src[at:at + 4 * N] = 0.0
+            for k, pile in enumerate(st.centre):
+                src[at + k * N + CARD[pile[-1]]] = 1.0
+        turns = (st.turns, st.limit)
+        if turns != public[5]:
+            public[5] = turns
+            src[self.size - 1] = st.turns / st.limit
+        self._state = st

@@ -10,6 +10,10 @@ then every agent is terminated with its reward from the outcome (+1 winner, −1
 otherwise; a kugler team shares it).  A deal number comes from ``reset(seed=…)`` (or
 ``options={"deal": n}``), so one seed always gives the same game.  An action index
 outside the mask raises ``ValueError`` and changes nothing.
+
+Speed (docs/research.md): a codec's ``tracker()`` encodes observations without building
+the view; with ``seat_only_actions`` the index map and mask of each (seat, legal list)
+are built once from the view and then shared — masks are read-only arrays.
 """
 
 from __future__ import annotations
@@ -62,7 +66,11 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.state_: State | None = None
         self._cache: dict[int, ObsDict] = {}
         self._legal: dict[int, Action] = {}
+        self._no_moves = _frozen(np.zeros(codec.n_actions, dtype=np.int8))
+        self._mask: np.ndarray = self._no_moves
         self._views: dict[int, JSON] = {}
+        self._tracker = codec.tracker()
+        self._masks: dict[tuple[Any, ...], tuple[dict[int, Action], np.ndarray]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -92,8 +100,20 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self._cache = {}
         self._views = {}
         mover = state.to_move
-        self._legal = ({} if mover is None else
-                       self.codec.actions(self._view(mover), state.legal_actions()))
+        if mover is None:
+            self._legal, self._mask = {}, self._no_moves
+            return
+        legal = state.legal_actions()
+        key = (mover, *legal)
+        known = self._masks.get(key) if self.codec.seat_only_actions else None
+        if known is None:
+            actions = self.codec.actions(self._view(mover), legal)
+            mask = np.zeros(self.codec.n_actions, dtype=np.int8)
+            mask[list(actions)] = 1
+            known = (actions, _frozen(mask))
+            if self.codec.seat_only_actions:
+                self._masks[key] = known
+        self._legal, self._mask = known
 
     def _view(self, seat: int) -> JSON:
         """The seat's view of the current state, built once per state."""
@@ -113,12 +133,11 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         seat = self._seat[agent]
         cached = self._cache.get(seat)
         if cached is None:
-            mask = np.zeros(self.codec.n_actions, dtype=np.int8)
-            if seat == self.state_.to_move:
-                mask[list(self._legal)] = 1
+            tracker = self._tracker
             cached = self._cache[seat] = {
-                "observation": self.codec.observe(self._view(seat)),
-                "action_mask": mask,
+                "observation": (self.codec.observe(self._view(seat)) if tracker is None
+                                else tracker.observe(self.state_, seat)),
+                "action_mask": self._mask if seat == self.state_.to_move else self._no_moves,
             }
         return cached
 
@@ -133,14 +152,13 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
                              f"(legal: {sorted(self._legal)})")
         self._cumulative_rewards[agent] = 0.0
         self._set(self.state_.apply_legal(self._legal[int(action)]))
-        self.rewards = {a: 0.0 for a in self.agents}
         outcome = self.state_.outcome
         if outcome is not None:
             for a in self.agents:
                 self.rewards[a] = reward(outcome, self._seat[a])
                 self.terminations[a] = True
+            self._accumulate_rewards()
         self.agent_selection = self._mover()
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode is None or self.state_ is None:
@@ -149,6 +167,12 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
 
     def close(self) -> None:
         pass
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    """``array`` made read-only, so one mask can be handed out many times."""
+    array.flags.writeable = False
+    return array
 
 
 def jomfru_env(seats: int = 4, render_mode: str | None = None, **flags: bool) -> TableEnv:
