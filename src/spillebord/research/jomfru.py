@@ -103,11 +103,15 @@ class JomfruCodec(Codec):
         return JomfruTracker(self)
 
 
-_UNSET: object = object()
+Pile = tuple[str, ...]
 
 
 class JomfruTracker(Tracker):
-    """``JomfruCodec.observe`` kept up to date from successive states of one game."""
+    """``JomfruCodec.observe`` kept up to date from successive states of one game.
+
+    It remembers the public parts of the last state it encoded (at first: an empty
+    table, which is what the all-zero vector encodes) and writes only their differences;
+    every difference is handled for any two states, consecutive or not."""
 
     def __init__(self, codec: JomfruCodec) -> None:
         n = self.seats = codec.seats
@@ -116,84 +120,114 @@ class JomfruTracker(Tracker):
         self._turned_at = g + n
         self._centre_at = g + n + N
         self._src = np.zeros(self.size, dtype=np.float32)  # absolute seat order
+        self._mv = memoryview(self._src)  # item writes without numpy's per-call cost
         blocks = np.arange(g)
         self._perm = [np.concatenate([np.roll(blocks, -me * SEAT_BLOCK),
                                       g + (me + np.arange(n)) % n,
                                       np.arange(g + n, self.size)]) for me in range(n)]
-        self._out_at = np.array([s * SEAT_BLOCK + k for s in range(n) for k in (3, 4)])
         self._state: JomfruState | None = None
-        self._down: tuple[object, ...] = (_UNSET,) * n  # never a state's tuple
-        self._up: tuple[object, ...] = (_UNSET,) * n
-        self._held: list[int] = [-1] * n
-        self._mover = -2  # the seat holding the turned card (-1: none)
-        self._public: list[object] = [_UNSET] * 6  # out, recycled, to_move, turned, centre, turns
+        empty: tuple[Pile, ...] = ((),) * n
+        self._down, self._up, self._centre = empty, empty, empty[:0]
+        self._held = [0] * n
+        self._mover = -1  # the seat holding the turned card (-1: none)
+        self._out: tuple[int, ...] = ()
+        self._recycled: tuple[bool, ...] = (False,) * n
+        self._to_move: int | None = None
+        self._turned: str | None = None
+        self._turns = 0.0
 
     def observe(self, state: State, seat: int) -> np.ndarray:
         assert isinstance(state, JomfruState)
         if state is not self._state:
             self._sync(state)
+            self._state = state
         return self._src.take(self._perm[seat])
 
     def _sync(self, st: JomfruState) -> None:
-        src, n = self._src, self.seats
+        mv, n = self._mv, self.seats
         down, up, old_down, old_up = st.down, st.up, self._down, self._up
         mover = st.turn if st.turned is not None else -1
         recount = {mover, self._mover} if mover != self._mover else set()
         if down is not old_down or up is not old_up:
             for s in range(n):
                 d, u = down[s], up[s]
-                at = s * SEAT_BLOCK
                 if d is not old_down[s]:
-                    src[at] = len(d) / N
+                    mv[s * SEAT_BLOCK] = len(d) / N
                     recount.add(s)
                 if u is not old_up[s]:
-                    src[at + 1] = len(u) / N
-                    src[at + 6:at + 6 + 2 * N] = 0.0
-                    if u:
-                        src[at + 6 + CARD[u[-1]]] = 1.0
-                        base = at + 6 + N
-                        src[[base + CARD[c] for c in u]] = 1.0
+                    self._write_up(s, u, old_up[s])
                     recount.add(s)
+            self._down, self._up = down, up
         held = self._held
         for s in recount:
             if s >= 0:
                 h = len(down[s]) + len(up[s]) + (s == mover)
                 if h != held[s]:
                     held[s] = h
-                    src[s * SEAT_BLOCK + 2] = h / N
+                    mv[s * SEAT_BLOCK + 2] = h / N
         self._mover = mover
-        self._down, self._up = down, up
-        public = self._public
-        if st.out is not public[0]:
-            public[0] = st.out
-            src[self._out_at] = 0.0
-            for i, s in enumerate(st.out):
-                src[s * SEAT_BLOCK + 3] = 1.0
-                src[s * SEAT_BLOCK + 4] = (i + 1) / n
-        if st.recycled is not public[1]:
-            public[1] = st.recycled
+        if st.out is not self._out:
+            self._write_out(st.out)
+        if st.recycled is not self._recycled:
             for s in range(n):
-                src[s * SEAT_BLOCK + 5] = 1.0 if st.recycled[s] else 0.0
+                mv[s * SEAT_BLOCK + 5] = 1.0 if st.recycled[s] else 0.0
+            self._recycled = st.recycled
         g = self._globals
-        if st.to_move != public[2]:
-            public[2] = st.to_move
-            src[g:g + n] = 0.0
+        if st.to_move != self._to_move:
+            if self._to_move is not None:
+                mv[g + self._to_move] = 0.0
             if st.to_move is not None:
-                src[g + st.to_move] = 1.0
-        if st.turned != public[3]:
-            public[3] = st.turned
+                mv[g + st.to_move] = 1.0
+            self._to_move = st.to_move
+        if st.turned != self._turned:
             at = self._turned_at
-            src[at:at + N] = 0.0
+            if self._turned is not None:
+                mv[at + CARD[self._turned]] = 0.0
             if st.turned is not None:
-                src[at + CARD[st.turned]] = 1.0
-        if st.centre is not public[4]:
-            public[4] = st.centre
-            at = self._centre_at
-            src[at:at + 4 * N] = 0.0
-            for k, pile in enumerate(st.centre):
-                src[at + k * N + CARD[pile[-1]]] = 1.0
-        turns = (st.turns, st.limit)
-        if turns != public[5]:
-            public[5] = turns
-            src[self.size - 1] = st.turns / st.limit
-        self._state = st
+                mv[at + CARD[st.turned]] = 1.0
+            self._turned = st.turned
+        if st.centre is not self._centre:
+            self._write_centre(st.centre)
+        turns = st.turns / st.limit
+        if turns != self._turns:
+            mv[self.size - 1] = self._turns = turns
+
+    def _write_up(self, s: int, pile: Pile, old: Pile) -> None:
+        mv, src = self._mv, self._src
+        at = s * SEAT_BLOCK
+        mv[at + 1] = len(pile) / N
+        if len(pile) == len(old) + 1 and pile[:-1] == old:  # one card laid on
+            if old:
+                mv[at + 6 + CARD[old[-1]]] = 0.0
+        else:
+            src[at + 6:at + 6 + 2 * N] = 0.0
+            if len(pile) > 1:
+                src[[at + 6 + N + CARD[c] for c in pile[:-1]]] = 1.0
+        if pile:
+            mv[at + 6 + CARD[pile[-1]]] = 1.0
+            mv[at + 6 + N + CARD[pile[-1]]] = 1.0
+
+    def _write_out(self, out: tuple[int, ...]) -> None:
+        mv, n = self._mv, self.seats
+        if out[:-1] != self._out:
+            for s in self._out:
+                mv[s * SEAT_BLOCK + 3] = mv[s * SEAT_BLOCK + 4] = 0.0
+            done = 0
+        else:
+            done = len(self._out)
+        for i in range(done, len(out)):
+            mv[out[i] * SEAT_BLOCK + 3] = 1.0
+            mv[out[i] * SEAT_BLOCK + 4] = (i + 1) / n
+        self._out = out
+
+    def _write_centre(self, centre: tuple[Pile, ...]) -> None:
+        mv, old, at = self._mv, self._centre, self._centre_at
+        for k in range(max(len(centre), len(old))):
+            pile = centre[k] if k < len(centre) else ()
+            was = old[k] if k < len(old) else ()
+            if pile is not was:
+                if was:
+                    mv[at + k * N + CARD[was[-1]]] = 0.0
+                if pile:
+                    mv[at + k * N + CARD[pile[-1]]] = 1.0
+        self._centre = centre
