@@ -21,6 +21,8 @@ face-down card — and is tested equal to ``observe(view)``.
 
 from __future__ import annotations
 
+from typing import Protocol, cast
+
 import numpy as np
 
 from spillebord.core.cards import one_deck
@@ -106,6 +108,14 @@ class JomfruCodec(Codec):
 Pile = tuple[str, ...]
 
 
+class _Floats(Protocol):
+    """A float32 buffer's memoryview (typeshed types memoryview for bytes only)."""
+
+    def __getitem__(self, index: int) -> float: ...
+
+    def __setitem__(self, index: int, value: float) -> None: ...
+
+
 class JomfruTracker(Tracker):
     """``JomfruCodec.observe`` kept up to date from successive states of one game.
 
@@ -120,7 +130,8 @@ class JomfruTracker(Tracker):
         self._turned_at = g + n
         self._centre_at = g + n + N
         self._src = np.zeros(self.size, dtype=np.float32)  # absolute seat order
-        self._mv = memoryview(self._src)  # item writes without numpy's per-call cost
+        # float item writes through the buffer, without numpy's per-call cost
+        self._mv = cast(_Floats, self._src.data)
         blocks = np.arange(g)
         self._perm = [np.concatenate([np.roll(blocks, -me * SEAT_BLOCK),
                                       g + (me + np.arange(n)) % n,
