@@ -158,17 +158,19 @@ class JomfruTracker(Tracker):
         mv, n = self._mv, self.seats
         down, up, old_down, old_up = st.down, st.up, self._down, self._up
         mover = st.turn if st.turned is not None else -1
-        recount = {mover, self._mover} if mover != self._mover else set()
-        if down is not old_down or up is not old_up:
-            for s in range(n):
-                d, u = down[s], up[s]
-                if d is not old_down[s]:
+        recount = [mover, self._mover] if mover != self._mover else []
+        if down is not old_down:
+            for s, (d, was) in enumerate(zip(down, old_down, strict=True)):
+                if d is not was:
                     mv[s * SEAT_BLOCK] = len(d) / N
-                    recount.add(s)
-                if u is not old_up[s]:
-                    self._write_up(s, u, old_up[s])
-                    recount.add(s)
-            self._down, self._up = down, up
+                    recount.append(s)
+            self._down = down
+        if up is not old_up:
+            for s, (u, was) in enumerate(zip(up, old_up, strict=True)):
+                if u is not was:
+                    self._write_up(s, u, was)
+                    recount.append(s)
+            self._up = up
         held = self._held
         for s in recount:
             if s >= 0:

@@ -64,6 +64,7 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
                               for a in self.possible_agents}
         self._np_random, _ = seeding.np_random(None)
         self.state_: State | None = None
+        self._to_move: int | None = None
         self._cache: dict[int, ObsDict] = {}
         self._legal: dict[int, Action] = {}
         self._no_moves = _frozen(np.zeros(codec.n_actions, dtype=np.int8))
@@ -99,7 +100,7 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.state_ = state
         self._cache = {}
         self._views = {}
-        mover = state.to_move
+        mover = self._to_move = state.to_move
         if mover is None:
             self._legal, self._mask = {}, self._no_moves
             return
@@ -124,8 +125,7 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         return view
 
     def _mover(self) -> str:
-        assert self.state_ is not None
-        mover = self.state_.to_move
+        mover = self._to_move
         return self.possible_agents[0 if mover is None else mover]
 
     def observe(self, agent: str) -> ObsDict:
@@ -137,7 +137,7 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             cached = self._cache[seat] = {
                 "observation": (self.codec.observe(self._view(seat)) if tracker is None
                                 else tracker.observe(self.state_, seat)),
-                "action_mask": self._mask if seat == self.state_.to_move else self._no_moves,
+                "action_mask": self._mask if seat == self._to_move else self._no_moves,
             }
         return cached
 
@@ -147,11 +147,12 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         assert self.state_ is not None
-        if action is None or int(action) not in self._legal:
+        legal = None if action is None else self._legal.get(int(action))
+        if legal is None:
             raise ValueError(f"action {action!r} is not legal for {agent} "
                              f"(legal: {sorted(self._legal)})")
         self._cumulative_rewards[agent] = 0.0
-        self._set(self.state_.apply_legal(self._legal[int(action)]))
+        self._set(self.state_.apply_legal(legal))
         outcome = self.state_.outcome
         if outcome is not None:
             for a in self.agents:
