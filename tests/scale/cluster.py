@@ -109,6 +109,17 @@ def dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"))
 
 
+async def resync(c: Client, v: int) -> None:
+    """Ask for every event after version ``v`` (``sync``) and read until its answer has
+    arrived: a ``ping`` sent right after it is answered after it, so the ``pong`` marks
+    the end.  (The first ``state`` after the ``sync`` is not always its answer: one the
+    server was already sending when the ``sync`` arrived comes first, and if that one
+    shows the end of the game a player that stops there never reads the answer.)"""
+    await c.send("sync", v=v)
+    await c.send("ping", mark=f"sync {v}")
+    await c.expect("pong")
+
+
 async def reconnect(base: str, old: Client, match_id: str, token: str | None) -> Client:
     """A new socket for the same seat that resumes where ``old`` stopped: ``sync`` from
     the last version it saw, so the events it missed arrive (``events_of`` keeps them by
@@ -116,8 +127,6 @@ async def reconnect(base: str, old: Client, match_id: str, token: str | None) ->
     c = await Client.open(base, match_id, token)
     await c.expect("welcome")
     await c.recv()  # the full state
-    c.seen = [m for m in old.seen]  # keep the history; the resync adds the gap
-    await c.send("sync", v=old.version)
-    st = await c.recv()
-    assert st["t"] == "state", st
+    c.seen = [*old.seen, *c.seen]  # keep the history; the resync adds the gap
+    await resync(c, old.version)
     return c
