@@ -15,6 +15,7 @@ import asyncio
 import collections
 import functools
 import json
+import logging
 import multiprocessing
 import random
 import time
@@ -27,6 +28,7 @@ from spillebord.core.protocol import State, replay
 from spillebord.core.record import GameRecord
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 @functools.lru_cache(maxsize=64)
@@ -118,6 +120,22 @@ def warm_up(kernels: bool = False) -> int:
             if hook is not None:
                 hook()
     return len(keys)
+
+
+def warm_games() -> float:
+    """Play each game's first legal-action list once, before the server takes sockets:
+    a game whose rules run in a compiled kernel (kugler) compiles it on a fresh checkout
+    (10-40 s) or loads it from numba's cache (about a second) here, not inside the
+    first player's action, where it would stall the event loop and every other game.
+    Returns the seconds it took."""
+    start = time.perf_counter()
+    keys = list(games.keys())
+    for key in keys:
+        games.load(key).new(deal=0).legal_actions()
+    took = time.perf_counter() - start
+    if took > 1.0:
+        log.info("rules kernels ready in %.1f s (compiled once per checkout)", took)
+    return took
 
 
 class Compute:

@@ -84,6 +84,7 @@ class Hub:
         await asyncio.to_thread(wiring.migrate_once if self.scale.shared else migrate.upgrade,
                                 self.engine)
         await self.scale.start()
+        await asyncio.to_thread(compute.warm_games)
         self._writer = GroupWriter(self.engine)
         self._writer.observe = self.metrics.wrote
         self._checkpointer = Checkpointer(self.engine)

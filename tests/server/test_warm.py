@@ -1,0 +1,32 @@
+"""The server compiles or loads the games' rules kernels before it takes sockets, so the
+first kugler action of a fresh process does not stall the event loop for every game."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = """
+import asyncio, sys
+from spillebord.games.kugler import kernel
+from spillebord.server.hub import Hub
+from spillebord.server.settings import Settings
+
+async def main() -> None:
+    assert not kernel.legal.signatures, "the kernel ran before the hub started"
+    hub = Hub(Settings(db_url="sqlite:///" + sys.argv[1]))
+    await hub.start()
+    try:
+        print(len(kernel.legal.signatures))
+    finally:
+        await hub.stop()
+
+asyncio.run(main())
+"""
+
+
+def test_hub_start_readies_the_kugler_kernel(tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path / "warm.db")],
+                         capture_output=True, text=True, timeout=240, check=True)
+    assert int(out.stdout.strip().splitlines()[-1]) >= 1
