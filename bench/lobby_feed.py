@@ -100,15 +100,20 @@ async def run(base: str, n_tables: int, n_sockets: int, n_new: int,
         task = progress.add_task("new tables", total=n_new)
         delays: list[float] = []
         new_ids: list[str] = []
+        parts: dict[str, list[float]] = {"answer": [], "first": [], "spread": []}
         for _ in range(n_new):
             sent = time.perf_counter()
             r = await http.post("/api/matches", json=BODY)
+            parts["answer"].append(time.perf_counter() - sent)
             match_id = r.json()["match_id"]
             new_ids.append(match_id)
             deadline = time.perf_counter() + 10
             while len(arrived.get(match_id, [])) < n_sockets and time.perf_counter() < deadline:
                 await asyncio.sleep(0.005)
             got = arrived.get(match_id, [])
+            if got:
+                parts["first"].append(min(got) - sent)
+                parts["spread"].append(max(got) - min(got))
             delays += [t - sent for t in got]
             delays += [10.0] * (n_sockets - len(got))  # never arrived: counted as 10 s
             progress.advance(task)
@@ -123,6 +128,9 @@ async def run(base: str, n_tables: int, n_sockets: int, n_new: int,
             t.cancel()
         for s in socks:
             await s.close()
+        print("medians, ms — create answered: {:.1f}; first socket: {:.1f}; first to last "
+              "socket: {:.1f}".format(*(1000 * statistics.median(v or [0.0])
+                                        for v in parts.values())))
         return delays, statistics.median(snapshot_sizes), len(socks)
 
 

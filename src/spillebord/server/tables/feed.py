@@ -19,6 +19,7 @@ import contextlib
 import logging
 import time
 from datetime import datetime, timedelta
+from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -109,13 +110,12 @@ class LobbyFeed:
     async def _step(self) -> None:
         start = now()
         kicked, self.kicked = self.kicked, set()
-        try:
-            rows = await asyncio.to_thread(self.repo.changed_since,
-                                           self.since - timedelta(seconds=LOOKBACK), kicked)
+        try:  # one trip to a thread for both reads (a loaded pool makes each trip cost)
+            fresh, listed = await asyncio.to_thread(
+                self._read, self.since - timedelta(seconds=LOOKBACK), kicked)
         except BaseException:
             self.kicked |= kicked  # the next poll sends them
             raise
-        fresh = {m: t for m, t in rows if m in kicked or self.sent.get(m) != t}
         self.since = start
         horizon = start - timedelta(seconds=2 * LOOKBACK + 1)
         for m in [m for m, t in self.sent.items() if t < horizon]:
@@ -123,7 +123,8 @@ class LobbyFeed:
         if not fresh:
             return
         self._drop_snapshot()
-        listed = await asyncio.to_thread(self.repo.listing, list(fresh))
+        # Each message is encoded once for all sockets; every socket's own sender task
+        # sends it, so one slow socket holds up nobody.
         messages = [wire.dumps({"t": "table", "d": entry}) for entry in listed]
         shown = {entry["match_id"] for entry in listed}
         messages += [wire.dumps({"t": "gone", "d": {"match_id": m}})
@@ -132,6 +133,14 @@ class LobbyFeed:
         for sock in list(self.sockets):
             for text in messages:
                 sock.push(text)
+
+    def _read(self, since: datetime,
+              kicked: set[str]) -> tuple[dict[str, datetime], list[dict[str, Any]]]:
+        """(On a thread) the tables changed and not yet sent, and their pictures.
+        ``self.sent`` is only written by ``_step`` after this returns."""
+        rows = self.repo.changed_since(since, kicked)
+        fresh = {m: t for m, t in rows if m in kicked or self.sent.get(m) != t}
+        return fresh, (self.repo.listing(list(fresh)) if fresh else [])
 
     async def serve(self, ws: WebSocket) -> None:
         """One lobby socket: the open tables, then the changes, until it closes.  The
