@@ -46,11 +46,13 @@ def free_port() -> int:
 
 
 def start_server(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """The server, its log in ``tmp/server.log`` (errors are shown after the run)."""
     port = free_port()
     exe = shutil.which("spillebord", path=str(Path(sys.executable).parent)) or "spillebord"
     env = {**os.environ, "SPILLEBORD_RATE": "100000", "SPILLEBORD_WARM": "0"}
     proc = subprocess.Popen([exe, "serve", "--port", str(port), "--db", f"sqlite:///{tmp}/b.db"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=(tmp / "server.log").open("wb"),
+                            cwd=ROOT,
                             env=env)
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
@@ -108,7 +110,8 @@ async def run(base: str, n_tables: int, n_sockets: int, n_new: int,
             match_id = r.json()["match_id"]
             new_ids.append(match_id)
             deadline = time.perf_counter() + 10
-            while len(arrived.get(match_id, [])) < n_sockets and time.perf_counter() < deadline:
+            while (len(arrived.get(match_id, [])) < sum(s.close_code is None for s in socks)
+                   and time.perf_counter() < deadline):  # (a closed socket is not waited for)
                 await asyncio.sleep(0.005)
             got = arrived.get(match_id, [])
             if got:
@@ -153,6 +156,10 @@ def main() -> None:
         finally:
             proc.terminate()
             proc.wait(20)
+            errors = [line for line in (Path(tmp) / "server.log").read_text().splitlines()
+                      if "Error" in line or "WARNING" in line or "error" in line]
+            for line in errors[:20]:
+                console.print(f"server: {line}", markup=False)
     delays.sort()
     ms = [d * 1000 for d in delays]
     table = Table(title="A new table reaching every lobby socket (one worker)")
