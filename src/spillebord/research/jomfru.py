@@ -148,8 +148,8 @@ class JomfruTracker(Tracker):
         self._turns = 0.0
 
     def observe(self, state: State, seat: int) -> np.ndarray:
-        assert isinstance(state, JomfruState)
         if state is not self._state:
+            assert isinstance(state, JomfruState)
             self._sync(state)
             self._state = state
         return self._src.take(self._perm[seat])
@@ -157,7 +157,8 @@ class JomfruTracker(Tracker):
     def _sync(self, st: JomfruState) -> None:
         mv, n = self._mv, self.seats
         down, up, old_down, old_up = st.down, st.up, self._down, self._up
-        mover = st.turn if st.turned is not None else -1
+        turned, to_move = st.turned, st.to_move
+        mover = st.turn if turned is not None else -1
         recount = [mover, self._mover] if mover != self._mover else []
         if down is not old_down:
             for s, (d, was) in enumerate(zip(down, old_down, strict=True)):
@@ -186,19 +187,19 @@ class JomfruTracker(Tracker):
                 mv[s * SEAT_BLOCK + 5] = 1.0 if st.recycled[s] else 0.0
             self._recycled = st.recycled
         g = self._globals
-        if st.to_move != self._to_move:
+        if to_move != self._to_move:
             if self._to_move is not None:
                 mv[g + self._to_move] = 0.0
-            if st.to_move is not None:
-                mv[g + st.to_move] = 1.0
-            self._to_move = st.to_move
-        if st.turned != self._turned:
+            if to_move is not None:
+                mv[g + to_move] = 1.0
+            self._to_move = to_move
+        if turned != self._turned:
             at = self._turned_at
             if self._turned is not None:
                 mv[at + CARD[self._turned]] = 0.0
-            if st.turned is not None:
-                mv[at + CARD[st.turned]] = 1.0
-            self._turned = st.turned
+            if turned is not None:
+                mv[at + CARD[turned]] = 1.0
+            self._turned = turned
         if st.centre is not self._centre:
             self._write_centre(st.centre)
         turns = st.turns / st.limit

@@ -106,7 +106,7 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             return
         legal = state.legal_actions()
         key = (mover, *legal)
-        known = self._masks.get(key) if self.codec.seat_only_actions else None
+        known = self._masks.get(key)
         if known is None:
             actions = self.codec.actions(self._view(mover), legal)
             mask = np.zeros(self.codec.n_actions, dtype=np.int8)
