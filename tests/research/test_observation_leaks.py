@@ -15,8 +15,8 @@ import spillebord.games  # noqa: F401
 from spillebord.core.protocol import State
 from spillebord.core.registry import load
 from spillebord.games.gammel_jomfru.state import JomfruState
-from spillebord.research.codec import Codec
-from spillebord.research.jomfru import CARD, JomfruCodec
+from spillebord.research.codec import Codec, Tracker
+from spillebord.research.jomfru import CARD, JomfruCodec, JomfruTracker
 from spillebord.research.kugler import KuglerCodec
 from spillebord.research.solitaire import StudenterCodec
 
@@ -42,7 +42,10 @@ def tracked(codec: Codec) -> Encode:
     the incremental updates are checked too."""
     tracker = codec.tracker()
     assert tracker is not None
+    return tracked_by(tracker)
 
+
+def tracked_by(tracker: Tracker) -> Encode:
     def encode(state: State, seat: int) -> np.ndarray:
         return tracker.observe(state, seat)
     return encode
@@ -111,3 +114,19 @@ def test_a_leaky_observation_is_caught() -> None:
 
     with pytest.raises(AssertionError, match="leaks hidden cards"):
         walk("gammel_jomfru", 4, 1, leaky, 50, 10)
+
+
+def test_a_leaky_tracker_is_caught() -> None:
+    """The fast path goes through the same check: a tracker that writes the next
+    face-down card into the observer's first entry fails it."""
+
+    class Peeking(JomfruTracker):
+        def observe(self, state: State, seat: int) -> np.ndarray:
+            out = super().observe(state, seat)
+            assert isinstance(state, JomfruState)
+            if state.down[seat]:
+                out[0] = CARD[state.down[seat][0]] / len(CARD)
+            return out
+
+    with pytest.raises(AssertionError, match="leaks hidden cards"):
+        walk("gammel_jomfru", 4, 1, tracked_by(Peeking(JomfruCodec(4))), 50, 10)
