@@ -101,7 +101,7 @@ def test_sign_up_and_sign_in_from_a_fresh_context(contexts: Any, server: str) ->
                         ".querySelector('#account-line').textContent.includes('signed in')")
     b.wait_for_selector("body[data-ready='1']")
     assert line(b) == f"You are signed in as {name}."
-    assert b.locator("#stats-body .stats-summary").inner_text().startswith("1 games")
+    assert b.locator("#stats-body .stats-summary").inner_text().startswith("1 game,")
     assert b_ctx.context.cookies()[0]["httpOnly"] is True
     assert b.evaluate("() => document.cookie") == ""  # the page never sees the session
     no_raw_keys(b)
