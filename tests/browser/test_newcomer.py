@@ -5,14 +5,11 @@ a 390×844 phone.  Every screen is photographed (docs/screenshots/newcomer-*.png
 rendered text — the visible text, every aria-label and title, the page title — must hold
 no bot key, no catalogue key and (Kugler og Jokere) no field code such as t54, s0, h3.
 
-Kugler og Jokere's bots at levels 2 and 3 think up to a second a move, so by default its
-table is the player with three level-1 bots; ``SPILLEBORD_NEWCOMER_ALL_LEVELS=1`` plays
-it against one bot of each level too (a few minutes)."""
+Each table game is played against one bot of each level (1, 2, 3)."""
 
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 from typing import Any
@@ -27,9 +24,8 @@ CATALOGUE = {lang: json.loads((ROOT / "src" / "spillebord" / "web" / "static" / 
                                / f"{lang}.json").read_text(encoding="utf-8"))
              for lang in ("da", "en")}
 FIELD_CODE = re.compile(r"\b(?:t\d{1,3}|s\d|h\d(?:\.\d)?)\b")
-ALL_LEVELS = os.environ.get("SPILLEBORD_NEWCOMER_ALL_LEVELS") == "1"
 RUNS = [("da", 1366, 768), ("en", 390, 844)]
-LEVELS = {"gammel_jomfru": [1, 2, 3], "kugler": [1, 2, 3] if ALL_LEVELS else [1, 1, 1]}
+LEVELS = {"gammel_jomfru": [1, 2, 3], "kugler": [1, 2, 3]}
 
 SCREEN_TEXT = """() => [document.title, document.body.innerText,
     ...[...document.querySelectorAll('[aria-label]')].map(e => e.getAttribute('aria-label')),
