@@ -111,3 +111,17 @@ def open_room(page: Any, server: str, game: str, seats: list[str], bot: str | No
     form.locator("button[type='submit']").click()
     page.wait_for_url("**/play/**", timeout=30000)
     wait_ready(page)
+
+
+def name_myself(page: Any, server: str, name: str, lang: str | None = None) -> None:
+    """Open the start page (in ``lang`` when given) and pick the guest display name."""
+    page.goto(server + "/")
+    if lang is not None:
+        page.evaluate("l => localStorage.setItem('spillebord.lang', l)", lang)
+        page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    form = page.locator("#account form.name-form")
+    form.locator("input[name='name']").fill(name)
+    form.locator("button[type='submit']").click()
+    page.wait_for_function("n => document.querySelector('#account-line').textContent"
+                           ".includes(n)", arg=name)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import api, need_game, shot, wait_ready
+from .helpers import api, name_myself, need_game, shot, wait_ready
 
 pytestmark = pytest.mark.browser
 GAME = "posthus"
@@ -32,18 +32,6 @@ HINTPLAY = """async () => {
   }
   return Boolean(g.state.outcome && g.state.outcome.winners.length);
 }"""
-
-
-def name_myself(page: Any, server: str, name: str, lang: str) -> None:
-    page.goto(server + "/")
-    page.evaluate("l => localStorage.setItem('spillebord.lang', l)", lang)
-    page.goto(server + "/")
-    page.wait_for_selector("body[data-ready='1']")
-    form = page.locator("#account form.name-form")
-    form.locator("input[name='name']").fill(name)
-    form.locator("button[type='submit']").click()
-    page.wait_for_function("n => document.querySelector('#account-line').textContent"
-                           ".includes(n)", arg=name)
 
 
 def open_daily(page: Any, server: str) -> Any:

@@ -11,20 +11,10 @@ from typing import Any
 
 import pytest
 
-from .helpers import need_game, shot, state, wait_ready
+from .helpers import name_myself, need_game, shot, state, wait_ready
 
 pytestmark = pytest.mark.browser
 GAME = "gammel_jomfru"
-
-
-def name_myself(page: Any, server: str, name: str) -> None:
-    page.goto(server + "/")
-    page.wait_for_selector("body[data-ready='1']")
-    form = page.locator("#account form.name-form")
-    form.locator("input[name='name']").fill(name)
-    form.locator("button[type='submit']").click()
-    page.wait_for_function("n => document.querySelector('#account-line').textContent"
-                           ".includes(n)", arg=name)
 
 
 def lobby_card(page: Any, match_id: str) -> Any:

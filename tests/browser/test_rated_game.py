@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import need_game, shot, state, wait_ready
+from .helpers import name_myself, need_game, shot, state, wait_ready
 from .test_chat import AUTOPLAY, wait_line
 
 pytestmark = pytest.mark.browser
@@ -19,15 +19,7 @@ PASSWORD = "Tårnet har 7 blå vinduer"
 
 
 def sign_up(page: Any, server: str, name: str, lang: str) -> None:
-    page.goto(server + "/")
-    page.evaluate("l => localStorage.setItem('spillebord.lang', l)", lang)
-    page.goto(server + "/")
-    page.wait_for_selector("body[data-ready='1']")
-    form = page.locator("#account form.name-form")
-    form.locator("input[name='name']").fill(name)
-    form.locator("button[type='submit']").click()
-    page.wait_for_function("n => document.querySelector('#account-line').textContent"
-                           ".includes(n)", arg=name)
+    name_myself(page, server, name, lang)
     page.locator("#account details.account-more summary").nth(1).click()
     fold = page.locator("#account form.sign-up-form")
     fold.locator("input[name='password']").fill(PASSWORD)
