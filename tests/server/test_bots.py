@@ -34,8 +34,12 @@ async def test_each_bot_plays_its_seat(server: LiveServer, key: str, bot: str) -
             over = msg["d"]["outcome"] is not None
     # Seat 0 moves first in every game, so a game that ended has a move of the bot too.
     assert seen >= 1, "the bot never moved"
-    events = [e for msg in watcher.seen if msg["t"] == "state" for e in msg["d"]["events"]]
-    assert events and events[0]["seat"] == 0
+    # A sync's answer may arrive after a newer broadcast (protocol.md): order by seq.
+    by_seq = {e["seq"]: e for msg in watcher.seen if msg["t"] == "state"
+              for e in msg["d"]["events"]}
+    events = [by_seq[n] for n in sorted(by_seq)]
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert events[0]["seat"] == 0
     assert all(e.get("by") == "bot" for e in events)
     await watcher.close()
 
