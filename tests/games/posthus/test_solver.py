@@ -248,3 +248,16 @@ def test_breaking_a_run_can_be_necessary() -> None:
     assert exact.run() == "win"
     assert replay_wins(state, tuple(exact.line))
     assert solve(state, 2.0).verdict == "winnable"
+
+
+def test_node_limit_is_a_budget_that_does_not_depend_on_time() -> None:
+    # Deal 2 (strict) takes ~77,000 grids: 10,000 leave it unknown, every time alike.
+    state = GAME.new(deal=2)
+    capped = [solve(state, 600.0, node_limit=10_000) for _ in range(2)]
+    assert [r.verdict for r in capped] == ["unknown", "unknown"]
+    assert capped[0].nodes == capped[1].nodes <= 10_000
+    full = solve(state, 600.0, node_limit=1_000_000)
+    assert full.verdict == "winnable" and replay_wins(state, full.line)
+    assert full.nodes == solve(state, 600.0, node_limit=1_000_000).nodes
+    with pytest.raises(ValueError):
+        solve(state, 1.0, node_limit=0)

@@ -10,6 +10,9 @@ picker and an expected-win estimate with redeals.
   wins in milliseconds, a short exact search that proves small spaces, then long pruned
   searches (``FORCED_LOOSE``, then ``LOOSE``) that keep their transposition table to the
   end, and the exact search, the only one whose exhaustion proves ``unwinnable``.
+  ``node_limit`` caps the grids expanded by all searches together (the long searches
+  get the same shares of it as of the time): a budget that gives the same verdict on
+  any machine and load, when the time limit is generous.
   ``extra`` carries ``best_run_cards`` and ``best_line`` (the line to the grid with the
   most run cards found).
 - ``hint(state, seconds)``: the solver's next move when winnable — the next move of a
@@ -69,11 +72,14 @@ def warm_up() -> None:
     engine.warm_up()
 
 
-def solve(state: State, seconds: float = 2.0) -> SolveResult:
-    """The verdict for the current round of ``state`` (no redeal), within ``seconds``."""
+def solve(state: State, seconds: float = 2.0, node_limit: int | None = None) -> SolveResult:
+    """The verdict for the current round of ``state`` (no redeal), within ``seconds``
+    and, when given, ``node_limit`` grids expanded."""
     st = _posthus(state)
     if not seconds > 0:
         raise NotationError("the solver needs a positive number of seconds")
+    if node_limit is not None and node_limit < 1:
+        raise NotationError("the node limit must be at least 1")
     # Paid once, by the first solve of a process, before its clock starts.
     warm_up()
     from spillebord.solvers.posthus import engine
@@ -89,8 +95,12 @@ def solve(state: State, seconds: float = 2.0) -> SolveResult:
     searches: list[JitDfs] = []
     verdict: Verdict = "unknown"
     exhausted: set[int] = set()
-    for prune, end, max_nodes in _schedule(began, seconds):
-        if clock() >= end or prune in exhausted:
+    budget = UNLIMITED if node_limit is None else node_limit
+    for prune, end, max_nodes, share in _schedule(began, seconds):
+        if node_limit is not None:
+            used = sum(s.nodes for s in searches)
+            max_nodes = min(max_nodes, int(budget * share) - used)
+        if clock() >= end or prune in exhausted or max_nodes <= 0:
             continue
         search = engine.JitDfs(start, st.open_gaps, prune, end, max_nodes)
         searches.append(search)
@@ -115,11 +125,12 @@ def solve(state: State, seconds: float = 2.0) -> SolveResult:
     return SolveResult(verdict, line, nodes, clock() - began, extra)
 
 
-Phase = tuple[int, float, int]
+Phase = tuple[int, float, int, float]
 
 
 def _schedule(began: float, seconds: float) -> Iterator[Phase]:
-    """The searches of one solve: ``(pruning, deadline, node limit)``.
+    """The searches of one solve: ``(pruning, deadline, node limit, share)``; with a
+    node budget, a search ends when all searches so far expanded ``share`` of it.
 
     1. short pruned searches, ``FORCED`` then ``LOOSE``: most wins in milliseconds;
     2. a short exact search: small spaces (most lost deals) are proven at once;
@@ -132,12 +143,12 @@ def _schedule(began: float, seconds: float) -> Iterator[Phase]:
        when the space is larger than step 2's).
     """
     deadline = began + seconds
-    yield FORCED, deadline, FIRST_NODES
-    yield LOOSE, deadline, FIRST_NODES
-    yield EXACT, deadline, FIRST_EXACT_NODES
-    yield FORCED_LOOSE, began + seconds * FORCED_LOOSE_SHARE, UNLIMITED
-    yield LOOSE, began + seconds * LOOSE_SHARE, UNLIMITED
-    yield EXACT, deadline, UNLIMITED
+    yield FORCED, deadline, FIRST_NODES, 1.0
+    yield LOOSE, deadline, FIRST_NODES, 1.0
+    yield EXACT, deadline, FIRST_EXACT_NODES, 1.0
+    yield FORCED_LOOSE, began + seconds * FORCED_LOOSE_SHARE, UNLIMITED, FORCED_LOOSE_SHARE
+    yield LOOSE, began + seconds * LOOSE_SHARE, UNLIMITED, LOOSE_SHARE
+    yield EXACT, deadline, UNLIMITED, 1.0
 
 
 def hint(state: State, seconds: float = 1.0) -> str | None:

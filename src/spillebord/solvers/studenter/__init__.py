@@ -12,13 +12,12 @@
 
 from __future__ import annotations
 
-import time
-
 from spillebord.core.errors import NotationError
 from spillebord.core.protocol import State
 from spillebord.games.studenter import GAME, StudenterState
 from spillebord.games.studenter.rules import FOUNDATION_NAMES, HELPER_NAMES, PASSES, relative
 from spillebord.solvers import SolveResult
+from spillebord.solvers.studenter import search as engine
 from spillebord.solvers.studenter.hint import hint
 from spillebord.solvers.studenter.search import Move, OutOfTime, Search, iter_line, node_of
 
@@ -74,7 +73,7 @@ def solve(state: State, seconds: float = 10.0, node_limit: int | None = None,
     the time each); ``extra["bonus_proven_best"]`` says whether every higher bonus was
     proven out of reach."""
     st = _studenter(state)
-    start = time.perf_counter()
+    start = engine.CLOCK()
     if st.is_won:
         return SolveResult("winnable", (), 0, 0.0, {"bonus": PASSES + 1 - st.pass_no})
     if st.to_move is None:
@@ -84,7 +83,7 @@ def solve(state: State, seconds: float = 10.0, node_limit: int | None = None,
     proven_best = True
     first = st.pass_no if best_bonus else PASSES
     for last in range(first, PASSES + 1):
-        left = seconds - (time.perf_counter() - start)
+        left = seconds - (engine.CLOCK() - start)
         share = left if last == PASSES else left / (PASSES + 2 - last)
         search = Search(share, None if node_limit is None else node_limit - nodes, last)
         try:
@@ -97,13 +96,13 @@ def solve(state: State, seconds: float = 10.0, node_limit: int | None = None,
         if won:
             line = to_actions(st, list(iter_line(search.line)))
             bonus = PASSES + 1 - st.pass_no - line.count("redeal")
-            return SolveResult("winnable", tuple(line), nodes, time.perf_counter() - start,
+            return SolveResult("winnable", tuple(line), nodes, engine.CLOCK() - start,
                                {"bonus": bonus, "iterations": search.iterations,
                                 "bonus_proven_best": proven_best and best_bonus})
         if last == PASSES:
-            return SolveResult("unwinnable", (), nodes, time.perf_counter() - start,
+            return SolveResult("unwinnable", (), nodes, engine.CLOCK() - start,
                                {"iterations": search.iterations})
-    return SolveResult("unknown", (), nodes, time.perf_counter() - start)
+    return SolveResult("unknown", (), nodes, engine.CLOCK() - start)
 
 
 def pick_winnable_deal(start: int, seconds: float = 2.0, tries: int = 1000,

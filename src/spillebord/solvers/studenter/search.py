@@ -39,6 +39,9 @@ from spillebord.games.studenter.state import StudenterState
 
 EMPTY = 13  # an empty helper slot (sorts after every card)
 DONE = bytes([13] * 8)
+# The clock of the time limit (``Search`` and ``solve``): wall time; batch runs may set
+# ``time.thread_time`` so that a deal gets the same CPU time however loaded the machine is.
+CLOCK = time.perf_counter
 
 # A move in the compact state: (source, target).  Sources: "row", "waste", or a helper
 # card's relative rank (int); targets: "f", "row", "waste"; plus ("draw", ""),
@@ -216,7 +219,7 @@ class Search:
         self.last_pass = last_pass
         self.last_at_root = last_at_root
         self._root: Node | None = None
-        self.deadline = time.perf_counter() + seconds
+        self.deadline = CLOCK() + seconds
         self.node_limit = node_limit
         self.nodes = 0
         self.iterations = 0
@@ -254,7 +257,7 @@ class Search:
         self._seen[key] = k
         self.nodes += 1
         if not self.nodes & 1023 and (
-            time.perf_counter() > self.deadline
+            CLOCK() > self.deadline
             or (self.node_limit is not None and self.nodes > self.node_limit)
         ):
             raise OutOfTime
