@@ -306,3 +306,30 @@ def catalogue(game_key: str) -> dict[str, Any]:
         "levels": [{"level": n, "bot": lv.bot} for n, lv in sorted(levels(game_key).items())],
         "default_level": default_level(game_key),
     }
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """A bot spec as the command line writes it: ``ismcts:iterations=30:seconds=0.5`` →
+    ("ismcts", {"iterations": 30, "seconds": 0.5}); values are booleans, integers,
+    numbers or text; ``load(game, name, **options)`` checks the options."""
+    name, *parts = spec.strip().split(":")
+    options: dict[str, Any] = {}
+    for part in parts:
+        key, sep, raw = part.partition("=")
+        if not sep or not key:
+            raise ValueError(f"bot option {part!r} is not NAME=VALUE")
+        value: Any
+        if raw.lower() in ("true", "false"):
+            value = raw.lower() == "true"
+        else:
+            try:
+                value = int(raw)
+            except ValueError:
+                try:
+                    value = float(raw)
+                except ValueError:
+                    value = raw
+        options[key] = value
+    if not name:
+        raise ValueError("a bot needs a name")
+    return name, options

@@ -1,4 +1,4 @@
-"""The ``spillebord`` command: serve, moves, apply, solve, simulate.
+"""The ``spillebord`` command: serve, moves, apply, solve, simulate, analyse.
 
 Bad input (unknown game, broken position, illegal action) exits with status 2 and one
 line on stderr, never a traceback.
@@ -6,62 +6,25 @@ line on stderr, never a traceback.
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated
 
 import typer
 
 from spillebord import games
+from spillebord.cli.analyse import app as analyse_app
+from spillebord.cli.common import FlagOpt, GameArg, clean_errors, parse_flags
 from spillebord.core.protocol import Game, State
 
 app = typer.Typer(
     help=f"Spillebord: Danish card games ({', '.join(games.keys())}) — play, solve, "
-         "simulate.",
+         "simulate, analyse.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
-
-
-def clean_errors(fn: F) -> F:
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except typer.Exit:
-            raise
-        except (ValueError, OSError, KeyError) as exc:
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            fail(reason)
-        except KeyboardInterrupt:
-            fail("interrupted")
-
-    return wrapper  # type: ignore[return-value]
-
-
-def parse_flags(game: Game, flags: list[str] | None) -> dict[str, bool]:
-    out: dict[str, bool] = {}
-    for item in flags or []:
-        name, _, value = item.partition("=")
-        if value.lower() in ("", "1", "true", "yes", "on"):
-            out[name] = True
-        elif value.lower() in ("0", "false", "no", "off"):
-            out[name] = False
-        else:
-            raise ValueError(f"flag {name}: {value!r} is not true or false")
-    game.check_flags(out)
-    return out
 
 
 def read_text(path: str) -> str:
@@ -85,15 +48,11 @@ def load_state(game: Game, position: str | None, deal: int | None, seats: int | 
 
 
 BOTS_HELP = "bots, comma-separated: NAME or NAME:OPTION=VALUE:..."
-GameArg = Annotated[str, typer.Argument(help="game key: " + ", ".join(games.keys()))]
 PositionOpt = Annotated[
     str | None, typer.Option("--position", "-p", help="position file, or - for stdin")
 ]
 DealOpt = Annotated[int | None, typer.Option("--deal", "-d", help="deal number")]
 SeatsOpt = Annotated[int | None, typer.Option("--seats", "-s", help="number of seats")]
-FlagOpt = Annotated[
-    list[str] | None, typer.Option("--flag", "-f", help="variant flag NAME or NAME=false")
-]
 
 
 @app.command()
@@ -191,6 +150,8 @@ def serve(host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.
                 workers=workers, log_level="info", ws_max_size=2**20,
                 proxy_headers=True, forwarded_allow_ips="127.0.0.1")
 
+
+app.add_typer(analyse_app, name="analyse")
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -22,6 +22,9 @@ from rich.table import Table
 from spillebord import bots as bots_layer
 from spillebord.core.protocol import Game, State
 
+# A bot spec ``NAME:OPTION=VALUE:...`` (kept under its old name for callers).
+parse_bot_spec = bots_layer.parse_spec
+
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% Wilson score interval of k successes in n."""
@@ -43,31 +46,6 @@ def play_game(state: State, seat_bots: list[bots_layer.Bot], rng: random.Random,
         obs = bots_layer.Observation(state, seat, rng)
         state = state.apply(seat_bots[seat].choose(obs))
     raise RuntimeError("game did not end")
-
-
-def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``ismcts:iterations=30:seconds=0.5`` → ("ismcts", {"iterations": 30, "seconds": 0.5})."""
-    name, *parts = spec.strip().split(":")
-    options: dict[str, Any] = {}
-    for part in parts:
-        key, sep, raw = part.partition("=")
-        if not sep or not key:
-            raise ValueError(f"bot option {part!r} is not NAME=VALUE")
-        value: Any
-        if raw.lower() in ("true", "false"):
-            value = raw.lower() == "true"
-        else:
-            try:
-                value = int(raw)
-            except ValueError:
-                try:
-                    value = float(raw)
-                except ValueError:
-                    value = raw
-        options[key] = value
-    if not name:
-        raise ValueError("a bot needs a name")
-    return name, options
 
 
 def run_simulation(game: Game, n_games: int, seats: int, bot_names: list[str], seed: int,
