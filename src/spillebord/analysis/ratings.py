@@ -18,6 +18,7 @@ from typing import Any
 
 from rich.table import Table
 
+from spillebord import games
 from spillebord.analysis.schema import TOURNAMENT
 from spillebord.analysis.store import read_table
 from spillebord.server import rating_math
@@ -53,8 +54,9 @@ class Ladder:
 
     @property
     def title(self) -> str:
-        return f"{self.game}{' ' + self.flags if self.flags else ''}, {self.seats} seats, " \
-               f"{self.games} games"
+        name = games.load(self.game).name_en
+        return f"{name}{' (' + self.flags + ')' if self.flags else ''}, {self.seats} " \
+               f"seats, {self.games} games"
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "flags": self.flags, "seats": self.seats,
@@ -118,8 +120,8 @@ def from_file_all(path: Path) -> list[Ladder]:
     return [rate(*key, rows) for key, rows in sorted(groups.items())]
 
 
-def rich_table(ladder: Ladder, title: str) -> Table:
-    table = Table(title=title)
+def rich_table(ladder: Ladder) -> Table:
+    table = Table(title=ladder.title)
     for col in ("bot", "μ", "σ", "95% interval", "shown", "seat-games", "mean rank",
                 "seats won"):
         table.add_column(col, justify="left" if col == "bot" else "right")
@@ -131,11 +133,7 @@ def rich_table(ladder: Ladder, title: str) -> Table:
     return table
 
 
-def draw_ladder(ladder: Ladder, out: Path, title: str | None = None) -> None:
-    draw_ladders([ladder], out, [title or ladder.title])
-
-
-def draw_ladders(ladders: list[Ladder], out: Path, titles: list[str] | None = None) -> None:
+def draw_ladders(ladders: list[Ladder], out: Path) -> None:
     """Each ladder as a panel: the bots top to bottom by μ, a dot at μ and a bar over
     the 95% interval (SVG or PNG by the file name; SVGs are byte-for-byte reproducible)."""
     import matplotlib
@@ -147,8 +145,7 @@ def draw_ladders(ladders: list[Ladder], out: Path, titles: list[str] | None = No
     heights = [max(1.2, 0.45 * len(lad.ratings) + 0.9) for lad in ladders]
     fig, axes = plt.subplots(len(ladders), 1, figsize=(7, sum(heights)),
                              gridspec_kw={"height_ratios": heights}, squeeze=False)
-    for ax, lad, title in zip(axes[:, 0], ladders, titles or [lad.title for lad in ladders],
-                              strict=True):
+    for ax, lad in zip(axes[:, 0], ladders, strict=True):
         rs = list(reversed(lad.ratings))
         ys = list(range(len(rs)))
         ax.errorbar([r.mu for r in rs], ys, xerr=[[Z95 * r.sigma for r in rs],
@@ -156,7 +153,7 @@ def draw_ladders(ladders: list[Ladder], out: Path, titles: list[str] | None = No
                     fmt="o", color="#1f5f8b", ecolor="#7aa6c2", capsize=4)
         ax.set_yticks(ys, [r.bot for r in rs])
         ax.set_xlabel("OpenSkill μ (bar: 95% interval, μ ± 1.96 σ)")
-        ax.set_title(title, fontsize=11)
+        ax.set_title(lad.title, fontsize=11)
         ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     kind = out.suffix.lower().lstrip(".")

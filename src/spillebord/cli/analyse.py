@@ -100,7 +100,7 @@ def solve(game: GameArg,
     job = jobs.SolveJob.make(game, flags, seconds, clock, nodes)
     path = out or Path(f"{game}-solve.parquet")
     store = _open_store(path, schema.SOLVE)
-    size = chunk or max(1, min(50, len(numbers) // (8 * max(1, workers)) or 1))
+    size = chunk if chunk is not None else max(1, min(50, len(numbers) // (8 * max(1, workers))))
     _check_chunk(size)
     console = Console(stderr=True)
     report = runner.run(jobs.solve_chunk, job, numbers, store, chunk=size, workers=workers,
@@ -142,7 +142,7 @@ def tournament(game: GameArg,
     job = jobs.TournamentJob.make(game, flags, seats, bots.split(","), seed)
     path = out or Path(f"{game}-tournament.parquet")
     store = _open_store(path, schema.TOURNAMENT)
-    size = chunk or max(1, min(10, n_games // (8 * max(1, workers)) or 1))
+    size = chunk if chunk is not None else max(1, min(10, n_games // (8 * max(1, workers))))
     _check_chunk(size)
     console = Console(stderr=True)
     report = runner.run(jobs.play_chunk, job, list(range(n_games)), store, chunk=size,
@@ -150,10 +150,9 @@ def tournament(game: GameArg,
                         quiet=quiet)
     _print_report(console, report, path)
     table = ratings.from_file(path, job.run())
-    Console().print(ratings.rich_table(table, f"{g.name_en} — {job.seats} seats, "
-                                              f"{table.games} games"))
+    Console().print(ratings.rich_table(table))
     if ladder is not None:
-        ratings.draw_ladder(table, ladder, f"{g.name_en}, {job.seats} seats")
+        ratings.draw_ladders([table], ladder)
         console.print(f"ladder chart: {ladder}")
 
 
@@ -175,7 +174,7 @@ def ladder(results: Annotated[Path, typer.Argument(help="a tournament Parquet fi
         typer.echo(json.dumps([t.to_json() for t in tables]))
     else:
         for t in tables:
-            Console().print(ratings.rich_table(t, t.title))
+            Console().print(ratings.rich_table(t))
     Console(stderr=True).print(f"ladder chart: {out}")
 
 
