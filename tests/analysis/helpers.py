@@ -7,10 +7,11 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -75,3 +76,30 @@ def wait_for(predicate: Callable[[], bool], timeout: float,
             raise AssertionError(f"the run ended first: {err[-2000:]}")
         time.sleep(0.05)
     raise AssertionError("timed out")
+
+
+@contextlib.contextmanager
+def ray_head(cpus: int = 2) -> Iterator[str]:
+    """A Ray cluster started the way an operator would (``ray start --head``, token
+    authentication as Ray sets it up), stopped and cleaned up by session; its address."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", f"--port={port}",
+         f"--num-cpus={cpus}", "--include-dashboard=false", "--disable-usage-stats",
+         "--block"], env=ENV, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        start_new_session=True)
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if "Ray runtime started" in line:
+                break
+        else:
+            raise AssertionError("ray start failed")
+        yield f"127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(30)
+        kill_group(proc)

@@ -31,6 +31,7 @@ PLAY = ["analyse", "tournament", "gammel_jomfru", "--games", "2", "--workers", "
     ([*SOLVE, "--chunk", "0"], "--chunk"),
     (["analyse", "solve", "posthus", "--deals", "1", "--seconds", "1", "--workers", "-1"],
      "--workers"),
+    ([*SOLVE[:-1], "999"], "CPUs"),
     ([*PLAY, "--bots", "random,nosuch"], "no bot 'nosuch'"),
     ([*PLAY, "--bots", "L7"], "no level 7"),
     ([*PLAY, "--bots", "search:foo=1"], "no option 'foo'"),

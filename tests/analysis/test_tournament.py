@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from spillebord.analysis import ratings
 from spillebord.cli.main import app
 
-from .helpers import finish, start
+from .helpers import finish, ray_head, start
 
 TIMING = ("decision_cpu", "cpu_seconds", "wall_seconds")
 
@@ -25,10 +25,14 @@ def _games(path: Path) -> list[dict[str, Any]]:
 
 def test_a_tournament_on_ray_plays_the_in_process_games_and_rates_every_bot(
         tmp_path: Path) -> None:
+    # On a cluster started by `ray start` (--address); the other tests use the local
+    # cluster the command starts itself.
     args = ["tournament", "gammel_jomfru", "--seats", "4", "--bots", "random,L1",
             "--games", "12"]
-    out, _ = finish(start(*args, "--workers", "2", "--out", "ray.parquet",
-                          "--ladder", "ladder.svg", cwd=tmp_path))
+    with ray_head() as address:
+        out, _ = finish(start(*args, "--address", address, "--out", "ray.parquet",
+                              "--ladder", "ladder.svg", cwd=tmp_path))
+    assert "on Ray, 2 CPUs" in _
     games = _games(tmp_path / "ray.parquet")
     assert [g["game_no"] for g in games] == list(range(12))
     for g in games:  # deal seed + g // 2, seat s plays bots[(s + g) mod 2]

@@ -86,6 +86,8 @@ def run(work: Work, job: Any, keys: Sequence[int], store: ResultFile, *, chunk: 
 def _run_on_ray(work: Work, job: Any, parts: list[list[int]], workers: int,
                 address: str | None, report: Report,
                 finished: Callable[[list[dict[str, Any]]], None]) -> None:
+    if address:
+        _token_auth_if_token_exists()  # read by Ray when it is imported
     ray = import_ray()
     from ray.exceptions import (
         NodeDiedError,
@@ -104,7 +106,8 @@ def _run_on_ray(work: Work, job: Any, parts: list[list[int]], workers: int,
         else:
             # Token authentication stays as Ray sets it up; its notice is not ours to print.
             logging.getLogger("ray._private.authentication").setLevel(logging.ERROR)
-            ray.init(num_cpus=workers, include_dashboard=False,
+            # "local": a new cluster of our own even when `ray start` left one running.
+            ray.init(address="local", num_cpus=workers, include_dashboard=False,
                      logging_level=logging.WARNING, log_to_driver=False,
                      object_store_memory=LOCAL_OBJECT_STORE)
         started = True
@@ -139,6 +142,17 @@ def _run_on_ray(work: Work, job: Any, parts: list[list[int]], workers: int,
     finally:
         if started:
             ray.shutdown()
+
+
+def _token_auth_if_token_exists() -> None:
+    """Use Ray's token authentication towards an existing cluster when a token is at
+    hand and the mode is not set — as Ray itself does for a cluster it starts (a
+    cluster from ``ray start`` requires the token by default)."""
+    if "RAY_AUTH_MODE" in os.environ:
+        return
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH") or os.path.expanduser("~/.ray/auth_token")
+    if os.environ.get("RAY_AUTH_TOKEN") or os.path.isfile(path):
+        os.environ["RAY_AUTH_MODE"] = "token"
 
 
 def import_ray() -> Any:

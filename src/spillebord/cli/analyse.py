@@ -10,6 +10,7 @@ stderr before anything is written.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -64,6 +65,9 @@ def _check_workers(workers: int, address: str | None) -> None:
         raise ValueError("--workers must be 0 (this process) or more")
     if workers == 0 and address:
         raise ValueError("--workers 0 runs without Ray; leave out --address")
+    cores = os.cpu_count() or 1
+    if not address and workers > cores:
+        raise ValueError(f"--workers {workers}: this machine has {cores} CPUs")
 
 
 def _open_store(out: Path, kind: Any) -> Any:
