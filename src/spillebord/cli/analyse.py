@@ -27,8 +27,9 @@ app = typer.Typer(help="Batch analysis on Ray: solve deals, play bot tournaments
 MAX_UNITS = 10_000_000
 AddressOpt = Annotated[str | None, typer.Option(
     help="an existing Ray cluster (ray://… or host:port); default: start a local one")]
-WorkersOpt = Annotated[int, typer.Option(
-    help="CPUs of the local Ray cluster; 0 runs in this process without Ray")]
+WorkersOpt = Annotated[int | None, typer.Option(
+    help="CPUs of the local Ray cluster (default 2, or 1 on a one-CPU machine); 0 runs "
+         "in this process without Ray")]
 ChunkOpt = Annotated[int | None, typer.Option(help="deals or games per Ray task")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")]
 
@@ -60,14 +61,17 @@ def _modules() -> Any:
     return analysis
 
 
-def _check_workers(workers: int, address: str | None) -> None:
+def _check_workers(workers: int | None, address: str | None) -> int:
+    if workers is None:
+        return min(2, os.cpu_count() or 1)
     if workers < 0:
         raise ValueError("--workers must be 0 (this process) or more")
     if workers == 0 and address:
         raise ValueError("--workers 0 runs without Ray; leave out --address")
     cores = os.cpu_count() or 1
-    if not address and workers > cores:
+    if not address and workers > max(2, cores):
         raise ValueError(f"--workers {workers}: this machine has {cores} CPUs")
+    return workers
 
 
 def _open_store(out: Path, kind: Any) -> Any:
@@ -89,7 +93,7 @@ def solve(game: GameArg,
                    "then does not depend on the machine")] = 0,
           out: Annotated[Path | None, typer.Option(
               help="Parquet result file (default GAME-solve.parquet)")] = None,
-          address: AddressOpt = None, workers: WorkersOpt = 2, chunk: ChunkOpt = None,
+          address: AddressOpt = None, workers: WorkersOpt = None, chunk: ChunkOpt = None,
           quiet: QuietOpt = False) -> None:
     """Solve every deal of a range; a rerun skips the deals already in the file."""
     from spillebord import games
@@ -97,7 +101,7 @@ def solve(game: GameArg,
     g = games.load(game)
     flags = parse_flags(g, flag)
     numbers = parse_range(deals)
-    _check_workers(workers, address)
+    workers = _check_workers(workers, address)
     _modules()
     from spillebord.analysis import jobs, runner, schema
 
@@ -128,7 +132,7 @@ def tournament(game: GameArg,
                    help="Parquet result file (default GAME-tournament.parquet)")] = None,
                ladder: Annotated[Path | None, typer.Option(
                    help="also draw the ladder chart (.svg or .png)")] = None,
-               address: AddressOpt = None, workers: WorkersOpt = 2,
+               address: AddressOpt = None, workers: WorkersOpt = None,
                chunk: ChunkOpt = None, quiet: QuietOpt = False) -> None:
     """Play bots against each other; OpenSkill ratings of every bot at the end."""
     from spillebord import games
@@ -137,7 +141,7 @@ def tournament(game: GameArg,
     flags = parse_flags(g, flag)
     if not 0 < n_games <= MAX_UNITS:
         raise ValueError(f"--games must be 1 … {MAX_UNITS:,}")
-    _check_workers(workers, address)
+    workers = _check_workers(workers, address)
     if ladder is not None:
         _check_chart_path(ladder)
     _modules()
