@@ -34,6 +34,10 @@ ATTEMPTS = 4
 LOCAL_OBJECT_STORE = 128 * 2**20  # the rows are small; Ray's default is 30% of memory
 
 
+class ChunkLostError(RuntimeError):
+    """A chunk lost with its worker more often than ``ATTEMPTS``."""
+
+
 @dataclass
 class Report:
     todo: int
@@ -130,7 +134,7 @@ def _run_on_ray(work: Work, job: Any, parts: list[list[int]], workers: int,
                     rows = ray.get(ref)
                 except lost as exc:
                     if attempt >= ATTEMPTS:
-                        raise RuntimeError(f"a chunk ({part[0]}…{part[-1]}) was lost "
+                        raise ChunkLostError(f"a chunk ({part[0]}…{part[-1]}) was lost "
                                            f"{attempt} times: {type(exc).__name__}") from exc
                     report.retried += 1
                     queue.append((part, attempt + 1))

@@ -31,36 +31,45 @@ class ResultFileError(ValueError):
     """A result file that cannot be used (unreadable, or of another kind)."""
 
 
-def read_table(path: Path, kind: Kind | None = None) -> pa.Table:
+def read_table(path: Path, kind: Kind | None = None,
+               columns: Sequence[str] | None = None) -> pa.Table:
     """The rows of a merged result file (and its parts, if a run left some), checked to
-    be of ``kind`` (any kind when None)."""
-    tables = [_read_one(p, kind) for p in [path, *_parts(path)] if p.exists()]
-    if not tables:
+    be of ``kind`` (any kind when None); only ``columns`` (and the key) when given."""
+    files = [p for p in [path, *_parts(path)] if p.exists()]
+    if not files:
         raise ResultFileError(f"no such result file: {path}")
-    found = kind or KINDS[tables[0].schema.metadata[META_KIND].decode()]
-    return _unique(pa.concat_tables([t.cast(found.schema) for t in tables]), found)
+    found = kind or _check(files[0], None)
+    for f in files:
+        _check(f, found)
+    wanted = None if columns is None else list(dict.fromkeys([*found.key, *columns]))
+    schema = found.schema if wanted is None else pa.schema(
+        [found.schema.field(c) for c in wanted])
+    try:
+        tables = [pq.read_table(f, columns=wanted).cast(schema) for f in files]
+    except (OSError, pa.ArrowException) as exc:
+        raise ResultFileError(f"{path} is not a readable Parquet file ({exc})") from None
+    return _unique(pa.concat_tables(tables), found)
 
 
 def kind_of(path: Path) -> Kind:
     """The kind of rows a result file holds."""
-    return KINDS[_read_one(path, None).schema.metadata[META_KIND].decode()]
+    return _check(path, None)
 
 
-def _read_one(path: Path, kind: Kind | None) -> pa.Table:
+def _check(path: Path, kind: Kind | None) -> Kind:
+    """The kind of the file at ``path`` (its footer read), which must be ``kind``."""
     try:
-        table = pq.read_table(path)
+        schema = pq.read_schema(path)
     except (OSError, pa.ArrowException) as exc:
         raise ResultFileError(f"{path} is not a readable Parquet file ({exc})") from None
-    meta = table.schema.metadata or {}
-    found = meta.get(META_KIND, b"").decode()
+    found = (schema.metadata or {}).get(META_KIND, b"").decode()
     if found not in KINDS:
         raise ResultFileError(f"{path} is not a spillebord analysis file")
     if kind is not None and found != kind.name:
         raise ResultFileError(f"{path} holds {found} results, not {kind.name} results")
-    expected = KINDS[found].schema
-    if table.schema.remove_metadata() != expected:
+    if schema.remove_metadata() != KINDS[found].schema:
         raise ResultFileError(f"{path} has other columns than the {found} schema")
-    return table
+    return KINDS[found]
 
 
 class ResultFile:
@@ -71,9 +80,9 @@ class ResultFile:
         self.path = path
         self.kind = kind
         self.parts = _parts_dir(path)
-        if path.exists() or _parts(path):
-            read_table(path, kind)
-        elif not path.parent.is_dir():
+        for existing in [p for p in [path, *_parts(path)] if p.exists()]:
+            _check(existing, kind)
+        if not path.exists() and not path.parent.is_dir():
             raise ResultFileError(f"no such directory: {path.parent}")
 
     def done(self, run: dict[str, Any]) -> set[Any]:
@@ -81,7 +90,7 @@ class ResultFile:
         the kind's ``run_columns``)."""
         if not self.path.exists() and not _parts(self.path):
             return set()
-        table = read_table(self.path, self.kind)
+        table = read_table(self.path, self.kind, self.kind.key)
         mask = None
         for column in self.kind.run_columns:
             match = pc.equal(table[column], pa.scalar(run[column],

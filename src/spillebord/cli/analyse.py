@@ -111,8 +111,12 @@ def solve(game: GameArg,
     size = chunk if chunk is not None else max(1, min(50, len(numbers) // (8 * max(1, workers))))
     _check_chunk(size)
     console = Console(stderr=True)
-    report = runner.run(jobs.solve_chunk, job, numbers, store, chunk=size, workers=workers,
-                        address=address, unit="deals", console=console, quiet=quiet)
+    try:
+        report = runner.run(jobs.solve_chunk, job, numbers, store, chunk=size,
+                            workers=workers, address=address, unit="deals", console=console,
+                            quiet=quiet)
+    except runner.ChunkLostError as exc:
+        raise ValueError(f"{exc} (what is stored stays; run again to resume)") from None
     _print_report(console, report, path)
     _print_verdicts(path, job.run(), numbers, console)
 
@@ -153,9 +157,12 @@ def tournament(game: GameArg,
     size = chunk if chunk is not None else max(1, min(10, n_games // (8 * max(1, workers))))
     _check_chunk(size)
     console = Console(stderr=True)
-    report = runner.run(jobs.play_chunk, job, list(range(n_games)), store, chunk=size,
-                        workers=workers, address=address, unit="games", console=console,
-                        quiet=quiet)
+    try:
+        report = runner.run(jobs.play_chunk, job, list(range(n_games)), store, chunk=size,
+                            workers=workers, address=address, unit="games",
+                            console=console, quiet=quiet)
+    except runner.ChunkLostError as exc:
+        raise ValueError(f"{exc} (what is stored stays; run again to resume)") from None
     _print_report(console, report, path)
     table = ratings.from_file(path, job.run())
     Console().print(ratings.rich_table(table))
@@ -210,7 +217,7 @@ def _print_verdicts(path: Path, run: dict[str, Any], numbers: list[int],
                     console: Console) -> None:
     from spillebord.analysis.store import read_table
 
-    rows = [r for r in read_table(path).to_pylist()
+    rows = [r for r in read_table(path, columns=["verdict", "cpu_seconds"]).to_pylist()
             if all(r[k] == v for k, v in run.items()) and numbers[0] <= r["deal"] <= numbers[-1]]
     counts: dict[str, int] = {}
     for r in rows:
