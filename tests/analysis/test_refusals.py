@@ -3,6 +3,8 @@ anything is written; the result file keeps rows unique by key through kills."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -93,3 +95,20 @@ def test_parts_merge_into_one_sorted_file_without_duplicates(tmp_path: Path) -> 
     assert read_table(path).num_rows == 6
     with pytest.raises(ResultFileError):
         ResultFile(path, schema.TOURNAMENT)
+
+
+def test_without_the_extra_the_cli_works_and_analyse_says_what_to_install(
+        tmp_path: Path) -> None:
+    # Ray and pyarrow made unimportable, as on a base install.
+    code = ("import sys; sys.modules['ray'] = sys.modules['pyarrow'] = None; "
+            "from spillebord.cli.main import app; app()")
+    base = [sys.executable, "-c", code]
+    moves = subprocess.run([*base, "moves", "posthus", "--deal", "1"], capture_output=True,
+                           text=True, cwd=tmp_path)
+    assert moves.returncode == 0 and moves.stdout.strip(), moves.stderr
+    solve = subprocess.run([*base, "analyse", "solve", "posthus", "--deals", "1-2",
+                            "--seconds", "1"], capture_output=True, text=True, cwd=tmp_path)
+    assert solve.returncode == 2, solve.stderr
+    assert solve.stderr.startswith("error: analyse needs the research extra")
+    assert "pip install -e '.[research]'" in solve.stderr
+    assert list(tmp_path.iterdir()) == []
