@@ -82,3 +82,40 @@ async def test_chat_at_the_table(server: LiveServer) -> None:
     assert all(m["version"] == 0 for m in kept)
     for c in (a, b, watcher):
         await c.close()
+
+
+async def test_a_burst_from_both_seats(server: LiveServer) -> None:
+    """Ten lines said at once from two sockets are written together (one insert for the
+    lines said while the previous chat write commits): each gets its own id, every
+    socket hears all ten in the order of their ids, and the kept chat has that order."""
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
+        made = await create(server.http, game=GAME, seats=["me", "human"])
+        claimed = (await http.post(f"/api/invites/{made['invites'][0]['code']}/claim",
+                                   json={})).json()
+    a = await Client.open(server.ws, made["match_id"], made["token"])
+    b = await Client.open(server.ws, made["match_id"], claimed["token"])
+    watcher = await Client.open(server.ws, made["match_id"])
+    for c in (a, b, watcher):
+        await c.expect("welcome")
+        await c.expect("state")
+    said = []
+    for i in range(5):
+        for seat, c in ((0, a), (1, b)):
+            said.append((seat, f"byge {seat}-{i}"))
+            await c.send("chat", text=f"byge {seat}-{i}")
+    heard = {id(c): await chats(c, 10) for c in (a, b, watcher)}
+    for lines in heard.values():
+        ids = [line["id"] for line in lines]
+        assert ids == sorted(ids) and len(set(ids)) == 10
+        assert sorted((line["seat"], line["text"]) for line in lines) == sorted(said)
+        # each seat's own lines keep the order it said them in
+        for seat in (0, 1):
+            assert [line["text"] for line in lines if line["seat"] == seat] == [
+                t for s, t in said if s == seat]
+    assert heard[id(a)] == heard[id(b)] == heard[id(watcher)]
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
+        kept = (await http.get(f"/api/matches/{made['match_id']}/chat")).json()["messages"]
+    assert [(m["id"], m["text"]) for m in kept] == [
+        (line["id"], line["text"]) for line in heard[id(a)]]
+    for c in (a, b, watcher):
+        await c.close()

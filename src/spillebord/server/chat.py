@@ -6,8 +6,9 @@ quick ``PHRASES`` by key); it is stored with the match (table ``chat``) and sent
 worker: this worker's sockets at once, the others' through their poll of the table
 (every ``POLL`` seconds while they have sockets of a match with chat, looking back
 ``LOOKBACK`` seconds and remembering what they sent).  A line is written in the same
-group commit as the game events (no transaction of its own), and the speaker's name is
-read at most once a minute.  Lines are plain text: the page
+group commit as the game events (no transaction of its own; the lines said while the
+previous chat write commits go in one insert statement together), and the speaker's
+name is read at most once a minute.  Lines are plain text: the page
 sets them as text, never as markup.  Each seat may say ``BURST`` lines at once and then
 one every ``EVERY`` seconds (``chat_slow`` otherwise; ``SPILLEBORD_CHAT_BURST`` and
 ``SPILLEBORD_CHAT_EVERY`` change them, e.g. for bench/chat_load.py).
@@ -21,7 +22,7 @@ import logging
 import time
 import unicodedata
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from spillebord.server import wire
@@ -40,6 +41,12 @@ NAME_TTL = 60.0  # seconds a display name is reused for chat lines
 LOOKBACK = 2.0
 
 Push = Callable[[str], None]
+
+
+def _retrieved(fut: asyncio.Future[None]) -> None:
+    """Mark a failed write's outcome seen (its awaiters may all have gone)."""
+    if not fut.cancelled():
+        fut.exception()
 
 
 def clean_text(raw: str) -> str:
@@ -71,9 +78,18 @@ class Chat:
         self.allowance: dict[tuple[str, int], tuple[float, float]] = {}
         self.since = now()
         self.task: asyncio.Task[None] | None = None
+        # lines waiting for the next chat write, and the future their writers await
+        self._queued: list[tuple[dict[str, Any], str | None, datetime]] = []
+        self._queued_done: asyncio.Future[None] | None = None
+        self._writing = False  # a chat write is being committed
+        self.polling = False  # shared mode: other workers' lines are read back (start)
 
-    def start(self) -> None:
-        self.task = asyncio.create_task(self._poll(), name="chat-feed")
+    def start(self, poll: bool = True) -> None:
+        """``poll``: other workers write lines too (shared mode); one worker delivers
+        every line as it says it and never reads the table back."""
+        self.polling = poll
+        if poll:
+            self.task = asyncio.create_task(self._poll(), name="chat-feed")
 
     async def stop(self) -> None:
         if self.task is not None:
@@ -126,12 +142,44 @@ class Chat:
         if self.writer is None:
             line = await asyncio.to_thread(self.repo.add, match_id, seat, player_id, name,
                                            text, phrase, version, when)
-        else:  # in the game events' group commit: no write lock of its own
+        else:
             try:
-                await self.writer().write([self.repo.insert_op(line, player_id, when)])
+                await self._store(line, player_id, when)
             except RuntimeError:
                 raise Refusal("internal", "the line could not be saved", 500) from None
         self._deliver([line])
+
+    async def _store(self, line: dict[str, Any], player_id: str | None,
+                     when: datetime) -> None:
+        """Write ``line`` with the lines said around it: one insert statement for all the
+        lines said while the previous chat write was being committed (or in the same
+        turn of the loop), in the game events' group commit (no transaction of its own)."""
+        if self._queued_done is None:
+            loop = asyncio.get_running_loop()
+            self._queued_done = loop.create_future()
+            self._queued_done.add_done_callback(_retrieved)
+            if not self._writing:
+                loop.call_soon(self._flush)
+        done = self._queued_done
+        self._queued.append((line, player_id, when))
+        await asyncio.shield(done)
+
+    def _flush(self) -> None:
+        lines, done = self._queued, self._queued_done
+        self._queued, self._queued_done = [], None
+        if not lines or done is None or self.writer is None:
+            return
+        self._writing = True
+
+        def written(fut: asyncio.Future[None]) -> None:
+            self._writing = False
+            if fut.cancelled() or fut.exception() is not None:
+                done.set_exception(RuntimeError("the chat lines could not be saved"))
+            else:
+                done.set_result(None)
+            if self._queued:
+                self._flush()
+        self.writer().submit([self.repo.insert_many_op(lines)]).add_done_callback(written)
 
     async def _name(self, player_id: str | None) -> str | None:
         """The player's display name, read at most once a minute per player."""
@@ -150,9 +198,10 @@ class Chat:
     def _deliver(self, lines: list[dict[str, Any]]) -> None:
         at = time.monotonic()
         for line in lines:
-            if line["id"] in self.sent:
-                continue
-            self.sent[line["id"]] = at
+            if self.polling:  # (what was sent is remembered only to skip it there)
+                if line["id"] in self.sent:
+                    continue
+                self.sent[line["id"]] = at
             text = wire.dumps({"t": "chat", "v": line["version"],
                                "d": {k: v for k, v in line.items() if k != "match_id"}})
             for push in list(self.listeners.get(line["match_id"], ())):
@@ -167,12 +216,18 @@ class Chat:
             start = now()
             try:
                 lines = await asyncio.to_thread(self.repo.recent, list(self.listeners),
-                                                self.since - timedelta(seconds=LOOKBACK))
+                                                self.since - timedelta(seconds=LOOKBACK),
+                                                self.sent.keys())
             except Exception:
                 log.warning("chat poll failed", exc_info=True)
                 continue
             self.since = start
             self._deliver(lines)
             horizon = time.monotonic() - 4 * LOOKBACK - 1
-            for key in [k for k, t in self.sent.items() if t < horizon]:
+            old = []
+            for key, at in self.sent.items():
+                if at >= horizon:  # (in the order sent: the rest are newer)
+                    break
+                old.append(key)
+            for key in old:
                 del self.sent[key]

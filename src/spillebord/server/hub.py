@@ -96,7 +96,7 @@ class Hub:
                 log.exception("could not reload match %s (%s)", row.id, row.game)
         log.info("reloaded %d unfinished games", len(rows))
         await self.tables.start()
-        self.chat.start()
+        self.chat.start(poll=self.scale.shared)  # one worker: its lines go out directly
         self.ratings.start()
         # Import every game's bots and solver now, then move everything that exists at
         # start-up (modules, tables, reloaded games) out of the garbage collector's

@@ -3,7 +3,7 @@ said lately (the live feed's poll).  Plain blocking functions, called off the lo
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from datetime import UTC, datetime
 from typing import Any
 
@@ -44,17 +44,20 @@ class ChatRepo:
                 "time": when.isoformat()}
 
     @staticmethod
-    def insert_op(line: dict[str, Any], player_id: str | None,
-                  when: datetime) -> Callable[[Connection], None]:
-        """The insert of ``line`` for the group writer's shared transaction; it sets
-        ``line["id"]`` once the row exists."""
+    def insert_many_op(lines: list[tuple[dict[str, Any], str | None, datetime]]
+                       ) -> Callable[[Connection], None]:
+        """One insert of all ``lines`` (line, player id, time) for the group writer's
+        shared transaction — one statement for the lot, not one per line; it sets each
+        ``line["id"]`` once the rows exist."""
         def write(conn: Connection) -> None:
-            result = conn.execute(insert(chat).values(
-                match_id=line["match_id"], seat=line["seat"], player_id=player_id,
-                name=line["name"], text=line["text"], phrase=line["phrase"],
-                version=line["version"], time=when))
-            key = result.inserted_primary_key
-            line["id"] = int(key[0]) if key else 0
+            rows = [{"match_id": line["match_id"], "seat": line["seat"],
+                     "player_id": player_id, "name": line["name"], "text": line["text"],
+                     "phrase": line["phrase"], "version": line["version"], "time": when}
+                    for line, player_id, when in lines]
+            ids = conn.execute(insert(chat).returning(chat.c.id, sort_by_parameter_order=True),
+                               rows).scalars().all()
+            for (line, _p, _w), new_id in zip(lines, ids, strict=True):
+                line["id"] = int(new_id)
         return write
 
     def of_match(self, match_id: str) -> list[dict[str, Any]]:
@@ -63,12 +66,20 @@ class ChatRepo:
                                 .order_by(chat.c.id)).all()
         return [_json(r) for r in rows]
 
-    def recent(self, match_ids: list[str], since: datetime) -> list[dict[str, Any]]:
+    def recent(self, match_ids: list[str], since: datetime,
+               sent: Container[int] = ()) -> list[dict[str, Any]]:
+        """The lines of ``match_ids`` said after ``since``, but those in ``sent``: the
+        ids are read first, whole rows only for the lines not sent yet (most lines are
+        this worker's own, already sent)."""
         out: list[dict[str, Any]] = []
         with self.engine.connect() as conn:
             for start in range(0, len(match_ids), 500):
                 part = match_ids[start:start + 500]
-                out += [_json(r) for r in conn.execute(
-                    select(chat).where(chat.c.time > since, chat.c.match_id.in_(part))
-                    .order_by(chat.c.id))]
+                ids = [i for i in conn.execute(
+                    select(chat.c.id).where(chat.c.time > since, chat.c.match_id.in_(part))
+                ).scalars() if i not in sent]
+                for at in range(0, len(ids), 500):
+                    out += [_json(r) for r in conn.execute(
+                        select(chat).where(chat.c.id.in_(ids[at:at + 500])))]
+        out.sort(key=lambda line: int(line["id"]))
         return out
