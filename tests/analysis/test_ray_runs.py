@@ -1,6 +1,7 @@
 """``spillebord analyse solve`` on real local Ray clusters (two workers): the verdicts
 are the plain solver's, deal by deal, when a worker is killed mid-run; a run killed
-with SIGKILL resumes without redoing the deals it stored.
+with SIGKILL resumes without redoing the deals it stored (and its verdicts, too, are
+the plain solver's).
 
 The comparison uses a node budget (``--nodes``, with a time limit far above what the
 budget takes): the verdict, the node count and the line are then the same on any
@@ -17,6 +18,8 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from spillebord.games.posthus import GAME
+from spillebord.games.studenter import GAME as STUDENTER
+from spillebord.solvers import studenter
 from spillebord.solvers.posthus import solve
 
 from .helpers import finish, kill_group, parts_rows, session_processes, start, wait_for
@@ -75,4 +78,6 @@ def test_a_killed_run_resumes_without_redoing_stored_deals(tmp_path: Path) -> No
     for row in rows:  # the stored rows were kept, not solved again (same CPU readings)
         if row["deal"] in stored:
             assert row == stored[row["deal"]]
+        plain = studenter.solve(STUDENTER.new(deal=row["deal"]), 60, node_limit=20_000)
+        assert (row["verdict"], row["nodes"]) == (plain.verdict, plain.nodes), row["deal"]
     assert not parts.exists()
