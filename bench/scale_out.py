@@ -1,5 +1,17 @@
-"""Scale-out benchmark (issue 9 target: two workers sustain ≥ 1.6× one worker's action
-rate at p99 ≤ 100 ms).
+"""Scale-out benchmark.
+
+``--cpu`` (issue 20): CPU per action of the whole stack at the same offered load, side by
+side in one run — the single-process server on SQLite, shared mode with one worker, and
+shared mode with two workers (``--nginx``: behind nginx, which hashes the match id;
+``--forwarded``: every socket on the worker that does not own its game) — read from
+/proc for every process (workers, PostgreSQL with all its backends, Redis, nginx).
+Targets: shared ≤ 2× SQLite; two workers ≤ 1.1× one worker.  Setups alternate round by
+round so a noisy machine hits them alike; the medians are compared.
+
+    nice -n 10 python bench/scale_out.py --cpu --rate 200 --clients 20 --rounds 3
+
+Without ``--cpu`` (issue 9 target: two workers sustain ≥ 1.6× one worker's action
+rate at p99 ≤ 100 ms):
 
 Starts a throwaway PostgreSQL (fsync on, as in production) and Redis from the Debian
 packages (tests/services.py), then for one worker and for two workers (shared mode:
@@ -148,8 +160,245 @@ async def measure(targets: list[tuple[str, str]], clients: int, seconds: float,
             "errors": out.errors, "actions": len(out.latencies)}
 
 
+# -- --cpu: CPU per action at the same offered load -------------------------------------
+@dataclass
+class Paced:
+    actions: int = 0
+    errors: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+
+async def paced_client(http: httpx.AsyncClient, ws_base: str, rng: random.Random,
+                       interval: float, stop: asyncio.Event, out: Paced,
+                       owner: tuple[httpx.AsyncClient, str] | None = None) -> None:
+    """Play solitaires at one action per ``interval`` seconds (a new game when one
+    ends).  ``owner``: create the game there and make its first move from a socket
+    there (that worker owns it; the socket stays open), then play from ``ws_base``."""
+    next_at = time.monotonic() + rng.random() * interval
+    while not stop.is_set():
+        maker = owner[0] if owner else http
+        r = await maker.post("/api/matches", json={"game": rng.choice(GAMES),
+                                                   "deal": rng.randrange(10**6)})
+        if r.status_code != 201:
+            out.errors += 1
+            await asyncio.sleep(0.5)
+            continue
+        made = r.json()
+        path = f"/ws/{made['match_id']}?token={made['token']}"
+        anchor = None
+        if owner is not None:
+            anchor = await websockets.connect(owner[1] + path, compression=None)
+        try:
+            async with websockets.connect(ws_base + path, compression=None,
+                                          max_size=2**22) as ws:
+                first = anchor if anchor is not None else ws
+                state: dict[str, Any] | None
+                state, version = await _first_state(first)
+                if anchor is not None:  # the first move from the owner's socket
+                    state, version = await _act(anchor, state, version, rng)
+                    if state is None:
+                        continue
+                    state, version = await _first_state(ws, version)
+                while not stop.is_set() and state is not None:
+                    delay = next_at - time.monotonic()
+                    if delay > 0:
+                        await asyncio.sleep(delay)
+                    next_at = max(next_at + interval, time.monotonic() - interval)
+                    t0 = time.perf_counter()
+                    state, version = await _act(ws, state, version, rng)
+                    if state is not None:
+                        out.actions += 1
+                        out.latencies.append(time.perf_counter() - t0)
+        except (OSError, websockets.ConnectionClosed):
+            out.errors += 1
+        finally:
+            if anchor is not None:
+                await anchor.close()
+
+
+async def _first_state(ws: Any, at_least: int = 0) -> tuple[dict[str, Any], int]:
+    while True:
+        m = json.loads(await ws.recv())
+        if m["t"] == "state" and m["v"] >= at_least:
+            return m["d"], m["v"]
+
+
+async def _act(ws: Any, state: dict[str, Any], version: int, rng: random.Random
+               ) -> tuple[dict[str, Any] | None, int]:
+    """One action; (None, v) when the game is over."""
+    legal = [a for a in state["legal"] if a != "resign"]
+    if state["outcome"] is not None or not legal:
+        return None, version
+    await ws.send(json.dumps({"t": "act", "v": version, "d": {"action": rng.choice(legal)}}))
+    while True:
+        m = json.loads(await ws.recv())
+        if m["t"] == "state" and m["v"] > version:
+            return m["d"], m["v"]
+        if m["t"] == "error":
+            raise OSError(f"refused: {m['d']}")
+
+
+@dataclass
+class Stack:
+    name: str
+    targets: list[tuple[str, str]]  # (http, ws) per worker, or nginx's
+    pids: dict[str, list[int]]
+    stop: list[Any]
+    forwarded: bool = False
+
+
+async def measure_paced(stack: Stack, clients: int, rate: float, warmup: float,
+                        seconds: float, seed: int) -> dict[str, float]:
+    https = [httpx.AsyncClient(base_url=h, timeout=30,
+                               limits=httpx.Limits(max_connections=clients + 8))
+             for h, _ in stack.targets]
+    stop = asyncio.Event()
+    out = Paced()
+    interval = clients / rate
+    tasks = []
+    for i in range(clients):
+        k = i % len(stack.targets)
+        owner = None
+        if stack.forwarded:  # own on k, play from the other worker
+            owner = (https[k], stack.targets[k][1])
+            k = (k + 1) % len(stack.targets)
+        tasks.append(asyncio.create_task(paced_client(
+            https[k], stack.targets[k][1], random.Random(seed + i), interval, stop, out,
+            owner)))
+    await asyncio.sleep(warmup)
+
+    def cpu() -> dict[str, float]:
+        return {k: sum(cpu_tree(p) for p in v) for k, v in stack.pids.items()}
+
+    cpu0, n0, t0 = cpu(), out.actions, time.monotonic()
+    lat0 = len(out.latencies)
+    await asyncio.sleep(seconds)
+    cpu1, n1, t1 = cpu(), out.actions, time.monotonic()
+    lats = out.latencies[lat0:]
+    stop.set()
+    await asyncio.wait(tasks, timeout=15)
+    for h in https:
+        await h.aclose()
+    n = max(1, n1 - n0)
+    per = {f"cpu_{k}": (cpu1[k] - cpu0[k]) / n * 1000 for k in cpu0}
+    per["cpu_total"] = sum(per.values())
+    return {**per, "rate": n / (t1 - t0), "p50": pct(lats, 50) * 1000,
+            "p99": pct(lats, 99) * 1000, "errors": out.errors}
+
+
+def start_stacks(args: argparse.Namespace, tmp: Path) -> tuple[list[Stack], list[Any]]:
+    """SQLite single process, shared with 1 worker, shared with 2 workers (each shared
+    stack on its own database and its own Redis: pub/sub channels span Redis databases)."""
+    services: list[Any] = []
+    pg = Postgres.start(fsync=not args.no_fsync)
+    services.append(pg)
+    stacks: list[Stack] = []
+    lease = {"SPILLEBORD_WARM": "0"}
+    sqlite = Workers.start(1, worker_env(f"sqlite:///{tmp / 'single.db'}", None, **lease),
+                           app=APP)
+    stacks.append(Stack("SQLite, 1 process", [(w.http, w.ws) for w in sqlite.items],
+                        {"workers": [w.proc.pid for w in sqlite.items if w.proc]},
+                        [sqlite]))
+    setups = [("shared, 1 worker", 1, False, False), ("shared, 2 workers", 2, False, False)]
+    if args.nginx:
+        setups.append(("shared, 2 workers, nginx", 2, True, False))
+    if args.forwarded:
+        setups.append(("shared, 2 workers, forwarded", 2, False, True))
+    for name, n, via_nginx, forwarded in setups:
+        redis = Redis.start()
+        services.append(redis)
+        db = pg.create_database(f"cpu{len(stacks)}")
+        workers = Workers.start(n, worker_env(db, redis.url, **lease), app=APP)
+        stop: list[Any] = [workers]
+        pids = {"workers": [w.proc.pid for w in workers.items if w.proc],
+                "postgres": [pg.postmaster_pid()], "redis": [redis.proc.pid]}
+        targets = [(w.http, w.ws) for w in workers.items]
+        if via_nginx:
+            proxy = Nginx.start([w.port for w in workers.items])
+            stop.insert(0, proxy)
+            pids["nginx"] = [proxy.proc.pid]
+            targets = [(proxy.http, proxy.ws)]
+        stacks.append(Stack(name, targets, pids, stop, forwarded))
+    return stacks, services
+
+
+def compare(args: argparse.Namespace) -> None:
+    import statistics
+    import tempfile
+
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    console = Console()
+    tmp = Path(tempfile.mkdtemp(prefix="spillebord-cpu-"))
+    stacks, services = start_stacks(args, tmp)
+    results: dict[str, list[dict[str, float]]] = {s.name: [] for s in stacks}
+    loads: list[float] = []
+    try:
+        with Progress(console=console) as progress:
+            task = progress.add_task("rounds", total=args.rounds * len(stacks))
+            for r in range(args.rounds):
+                for stack in stacks:
+                    res = asyncio.run(measure_paced(stack, args.clients, args.rate,
+                                                    args.warmup, args.seconds, 1000 * r))
+                    results[stack.name].append(res)
+                    loads.append(os.getloadavg()[0])
+                    progress.console.print(
+                        f"round {r + 1} {stack.name:30} {res['rate']:6.0f} actions/s  "
+                        f"CPU/action {res['cpu_total']:.3f} ms  p99 {res['p99']:.1f} ms  "
+                        f"errors {res['errors']:.0f}")
+                    progress.advance(task)
+    finally:
+        for stack in stacks:
+            for thing in stack.stop:
+                thing.stop()
+        for svc in reversed(services):
+            svc.stop()
+
+    parts = ["workers", "postgres", "redis", "nginx"]
+    table = Table(title=f"CPU ms per action at {args.rate:g} offered actions/s "
+                        f"({args.clients} clients), median of {args.rounds} rounds")
+    for col in ["setup", "actions/s", *parts, "total", "p50 ms", "p99 ms", "× SQLite"]:
+        table.add_column(col, justify="left" if col == "setup" else "right")
+    medians: dict[str, float] = {}
+    for name, runs in results.items():
+        def med(key: str, runs: list[dict[str, float]] = runs) -> float:
+            vals = [x[key] for x in runs if key in x]
+            return statistics.median(vals) if vals else float("nan")
+        medians[name] = med("cpu_total")
+        base = medians[stacks[0].name]
+        table.add_row(name, f"{med('rate'):.0f}",
+                      *[f"{med('cpu_' + p):.3f}" if any('cpu_' + p in x for x in runs)
+                        else "—" for p in parts],
+                      f"{medians[name]:.3f}", f"{med('p50'):.1f}", f"{med('p99'):.1f}",
+                      f"{medians[name] / base:.2f}")
+    console.print(table)
+    one, two = medians["shared, 1 worker"], medians["shared, 2 workers"]
+    sqlite = medians[stacks[0].name]
+    console.print(f"shared 1 worker / SQLite: {one / sqlite:.2f}× (target ≤ 2×); "
+                  f"2 workers / 1 worker: {two / one:.2f}× (target ≤ 1.1×)")
+    for name, runs in results.items():
+        console.print(f"  {name}: CPU/action per round "
+                      + ", ".join(f"{x['cpu_total']:.3f}" for x in runs))
+    console.print(f"cores: {os.cpu_count()}, load average (1 min) during the rounds "
+                  f"{min(loads):.1f}–{max(loads):.1f}; the load generator runs on the "
+                  "same cores and is not counted")
+    if args.json:
+        print(json.dumps({"results": results, "loads": loads, "rate": args.rate,
+                          "clients": args.clients}))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cpu", action="store_true",
+                    help="CPU per action at one offered load: SQLite vs shared 1 vs 2")
+    ap.add_argument("--rate", type=float, default=200.0, help="--cpu: offered actions/s")
+    ap.add_argument("--rounds", type=int, default=3, help="--cpu: rounds per setup")
+    ap.add_argument("--warmup", type=float, default=2.0, help="--cpu: seconds before each")
+    ap.add_argument("--forwarded", action="store_true",
+                    help="--cpu: also 2 workers with every socket away from its owner")
+    ap.add_argument("--json", action="store_true", help="--cpu: also print JSON")
     ap.add_argument("--quick", action="store_true", help="short runs, few client counts")
     ap.add_argument("--clients", default="", help="comma-separated client counts")
     ap.add_argument("--seconds", type=float, default=0.0, help="seconds per run")
@@ -158,6 +407,11 @@ def main() -> None:
     ap.add_argument("--no-fsync", action="store_true",
                     help="PostgreSQL with fsync off (diagnosis: is the disk the limit?)")
     args = ap.parse_args()
+    if args.cpu:
+        args.clients = int(args.clients or 20)
+        args.seconds = args.seconds or 8.0
+        compare(args)
+        return
     counts = [int(x) for x in args.clients.split(",") if x] or (
         [16, 48] if args.quick else [8, 16, 32, 64, 128])
     seconds = args.seconds or (4.0 if args.quick else 10.0)

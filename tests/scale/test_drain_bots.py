@@ -1,7 +1,7 @@
 """Drain hands a game's bots over (two workers, PostgreSQL + Redis): an all-bot table is
-played by whichever worker took its bot lease; that worker gets SIGTERM, releases the
+played by whichever worker owns the game (its lease); that worker gets SIGTERM, releases the
 lease while draining, and the other worker's driver takes the bots over and plays on —
-read back from both workers' /metrics (bot leases held and taken)."""
+read back from both workers' /metrics (game leases held and taken)."""
 
 from __future__ import annotations
 
@@ -43,22 +43,22 @@ async def test_drain_hands_the_bots_over(postgres: Postgres, redis_server: Redis
             await http.get(f"{w[1].http}/api/matches/{match}")  # both workers hold it
         deadline = time.monotonic() + 20
         while True:
-            held = [await sample(x, "spillebord_bot_leases_held") for x in w.items]
+            held = [await sample(x, "spillebord_game_leases_held") for x in w.items]
             if sum(held) == 1:
                 break
             assert time.monotonic() < deadline, f"no worker took the bots: {held}"
             await asyncio.sleep(0.1)
         driver, other = (w[0], w[1]) if held[0] == 1 else (w[1], w[0])
-        taken_before = await sample(other, "spillebord_bot_leases_taken_total")
+        taken_before = await sample(other, "spillebord_game_leases_taken_total")
         assert driver.proc is not None
         driver.proc.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + 20
-        while await sample(other, "spillebord_bot_leases_taken_total") <= taken_before:
+        while await sample(other, "spillebord_game_leases_taken_total") <= taken_before:
             assert time.monotonic() < deadline, "the other worker never took the bots over"
             await asyncio.sleep(0.1)
         assert driver.proc.poll() is None, "taken over only once the draining worker exited"
         assert await sample(driver, "spillebord_draining") == 1
-        assert await sample(driver, "spillebord_bot_leases_held") == 0
+        assert await sample(driver, "spillebord_game_leases_held") == 0
         await asyncio.to_thread(driver.proc.wait, 30)
         async with httpx.AsyncClient(timeout=10) as http:
             url = f"{other.http}/api/matches/{match}"

@@ -47,5 +47,7 @@ def test_factory_choices() -> None:
     shared = build(Settings(db_url="postgresql+psycopg://u@127.0.0.1:1/db",
                             redis_url="redis://127.0.0.1:1/0"))
     assert shared.shared and type(shared.bus).__name__ == "RedisBus"
-    assert type(shared.serializer).__name__ == "PgSerializer"
-    assert shared.serializer.dsn == "postgresql://u@127.0.0.1:1/db"
+    # one owner per game: the worker's own lock serialises a game's events
+    assert isinstance(shared.serializer, LocalSerializer) and shared.parts is not None
+    assert type(shared.parts.owners).__name__ == "Owners"
+    assert shared.parts.owners.dsn == "postgresql://u@127.0.0.1:1/db"

@@ -87,6 +87,8 @@ class Hub:
         await asyncio.to_thread(compute.warm_games)
         self._writer = GroupWriter(self.engine)
         self._writer.observe = self.metrics.wrote
+        if self.scale.parts is not None:  # only a game's owner writes its events
+            self._writer.fence = self.scale.parts.owners.fence
         self._checkpointer = Checkpointer(self.engine)
         rows = await asyncio.to_thread(self.repo.load_running)
         for row in rows:
@@ -140,12 +142,14 @@ class Hub:
             self._owner.release()
 
     async def hand_over_bots(self) -> None:
-        """Stop playing bots here (draining): in shared mode another worker's drivers
-        take the games' bots over once this worker's leases are released."""
+        """Stop playing bots here (draining): in shared mode this worker takes no new
+        games and lets go at once of those no socket here watches, so another worker's
+        drivers take their bots over; the others go when their sockets have closed
+        (``Ops.drain``)."""
         for driver in list(self.drivers.values()):
             await driver.stop()
         self.drivers.clear()
-        await self.scale.release_leases()
+        await self.scale.release_leases(keep=lambda m: self.bus.count(m) > 0)
 
     def adopt(self, row: MatchRow) -> Session:
         session = Session(self, row)

@@ -138,12 +138,27 @@ class _Live(Collector):
                                 value=1 if hub.ops.draining else 0)
         parts = hub.scale.parts
         if parts is not None:
-            yield GaugeMetricFamily("spillebord_bot_leases_held", "Games whose bots this "
-                                    "worker plays (shared mode)", value=len(parts.leases.held))
-            yield CounterMetricFamily("spillebord_bot_leases_taken", "Bot leases this worker "
-                                      "took: new games' bots and games taken over from "
-                                      "a worker that died or drained",
-                                      value=parts.leases.taken)
+            owners = parts.owners
+            yield GaugeMetricFamily("spillebord_game_leases_held", "Live games this worker "
+                                    "owns (runs their events and bots; shared mode)",
+                                    value=len(owners.held))
+            yield CounterMetricFamily("spillebord_game_leases_taken", "Game leases this "
+                                      "worker took: games nobody owned (new, released "
+                                      "by a draining worker or given away) and games "
+                                      "taken over", value=owners.acquired)
+            yield CounterMetricFamily("spillebord_game_leases_taken_over", "Of those, games "
+                                      "taken from an owner whose lease had expired (it "
+                                      "died or stalled)", value=owners.taken_over)
+            yield CounterMetricFamily("spillebord_game_leases_lost", "Leases this worker "
+                                      "found taken by another (it stalled past the "
+                                      "lease)", value=owners.lost)
+            if parts.forwarder is not None:
+                yield CounterMetricFamily("spillebord_events_forwarded", "Events of sockets "
+                                          "here sent to the game's owner on another "
+                                          "worker", value=parts.forwarder.sent)
+                yield CounterMetricFamily("spillebord_events_served", "Events this owner "
+                                          "ran for sockets on other workers",
+                                          value=parts.forwarder.served)
             stats = parts.bus.stats
             yield GaugeMetricFamily("spillebord_redis_connected", "1 while the Redis bus "
                                     "is subscribed", value=1 if stats.connected else 0)

@@ -11,11 +11,13 @@ Both are read-only GETs without cookies or secrets; they say nothing about games
 Drain (SIGTERM, or ``await ops.drain()``): the worker stops taking new game sockets
 (their upgrade gets ``503``, which nginx retries on another worker) and state-changing
 API calls (``503 draining``), answers ``/readyz`` with 503, stops its bot drivers and
-releases its bot leases (another worker's drivers take the games' bots over), waits
+releases the leases of the games no socket here watches (shared mode: another worker
+takes them, bots included, at once), waits
 ``SPILLEBORD_DRAIN_SECONDS`` (0 by default: for balancers that poll ``/readyz``),
 closes every game socket with code 1012 (*service restart*: the page
 reconnects at once, through the proxy to another worker, and syncs), waits up to
-``CLOSE_SECONDS`` for the sockets to go, then lets uvicorn shut down as usual (every
+``CLOSE_SECONDS`` for the sockets to go, releases the leases of the remaining games,
+then lets uvicorn shut down as usual (every
 acknowledged action was committed before it was acknowledged; the writer flushes
 at shutdown).
 """
@@ -99,6 +101,8 @@ class Ops:
         deadline = time.monotonic() + CLOSE_SECONDS
         while self.connections and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
+        await self.hub.scale.release_leases()  # the rest of the games, with no event
+        # of theirs in flight any more: another worker takes each at its next event
         log.warning("drained: %d game sockets left", len(self.connections))
 
     async def refuse_socket(self, ws: WebSocket) -> None:

@@ -4,8 +4,10 @@ A ``Session`` holds the current state, the event log and the seats of one match.
 event (an action, an undo, a redo) goes through ``_commit`` while the match is held by
 the ``MatchSerializer``: checked, committed to the database, then applied in memory and
 announced on the ``EventBus`` — so nothing is acknowledged before it is durable and no
-two events of one game interleave.  State messages are rendered per seat from
-``state.view(seat)`` (the only thing a seat ever sees), cached per version.
+two events of one game interleave.  In shared mode only the game's owner runs its
+events; on another worker ``act``/``undo``/``redo`` go through scale/forward.py.
+State messages are rendered per seat from ``state.view(seat)`` (the only thing a seat
+ever sees), cached per version.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from spillebord.server import fairness, wire
 from spillebord.server.clock import Clock, play_clock
 from spillebord.server.errors import Refusal
 from spillebord.server.storage.repo import EventRow, MatchRow, Repository, SeatRow, now
-from spillebord.server.storage.writer import Op
+from spillebord.server.storage.writer import LeaseLost, Op
 
 if TYPE_CHECKING:
     from spillebord.server.hub import Hub
@@ -221,6 +223,52 @@ class Session:
                                    f"the game is at {self.version}")
 
     async def act(self, seat: int | None, version: int, text: str, by_bot: bool = False) -> None:
+        if self.hub.scale.parts is None:  # one worker
+            await self._act(seat, version, text, by_bot)
+        else:
+            await self._shared("act", seat, version, text, by_bot)
+
+    async def undo(self, seat: int | None, version: int) -> None:
+        self._solitaire_only()
+        if self.hub.scale.parts is None:
+            await self._undo(seat, version)
+        else:
+            await self._shared("undo", seat, version, "", False)
+
+    async def redo(self, seat: int | None, version: int) -> None:
+        self._solitaire_only()
+        if self.hub.scale.parts is None:
+            await self._redo(seat, version)
+        else:
+            await self._shared("redo", seat, version, "", False)
+
+    async def _shared(self, kind: str, seat: int | None, version: int, text: str,
+                      by_bot: bool) -> None:
+        parts = self.hub.scale.parts
+        assert parts is not None
+        if self.id in parts.owners.held:  # the owner: as one worker, no lock, no read
+            try:
+                await self.event_here(kind, seat, version, text, by_bot)
+                return
+            except LeaseLost:
+                pass  # another worker took the game meanwhile: it runs the event
+        assert parts.forwarder is not None
+        await parts.forwarder.event(self, kind, seat, version, text, by_bot)
+
+    async def event_here(self, kind: str, seat: int | None, version: int, text: str,
+                         by_bot: bool) -> None:
+        """Check and commit the event on this worker (LeaseLost: it owns the game no
+        longer, nothing was written)."""
+        if kind == "act":
+            await self._act(seat, version, text, by_bot)
+        elif kind == "undo":
+            await self._undo(seat, version)
+        elif kind == "redo":
+            await self._redo(seat, version)
+        else:
+            raise Refusal("malformed", f"unknown event kind {kind[:20]!r}")
+
+    async def _act(self, seat: int | None, version: int, text: str, by_bot: bool) -> None:
         async with self.hub.serializer.hold(self.id):
             self._check(seat, version)
             if self.state.to_move != seat:
@@ -244,7 +292,7 @@ class Session:
                 raise Refusal.from_error("illegal", exc) from None
             await self._commit(EventRow(self.version + 1, "act", canonical, seat, by_bot), nxt)
 
-    async def undo(self, seat: int | None, version: int) -> None:
+    async def _undo(self, seat: int | None, version: int) -> None:
         self._solitaire_only()
         async with self.hub.serializer.hold(self.id):
             self._check(seat, version)
@@ -253,7 +301,7 @@ class Session:
             await self._commit(EventRow(self.version + 1, "undo", self.applied[-1], seat),
                                self._before_last())
 
-    async def redo(self, seat: int | None, version: int) -> None:
+    async def _redo(self, seat: int | None, version: int) -> None:
         self._solitaire_only()
         async with self.hub.serializer.hold(self.id):
             self._check(seat, version)
@@ -301,6 +349,9 @@ class Session:
             track.waiting = False
             if track.applied:
                 self._announce_later()
+            raise
+        except LeaseLost:
+            self.hub.scale.lost(self.id)  # a replica from now on
             raise
         except RuntimeError:
             raise Refusal("internal", "the game could not be saved; nothing changed",

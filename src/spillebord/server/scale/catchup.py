@@ -1,8 +1,9 @@
-"""Catching a session up with the database: in a multi-worker deployment another worker
-may have advanced a game since this worker last looked, so before it checks and applies
-an action (under the cross-worker lock), and whenever the bus announces a newer version,
-a worker reads the events it has not applied (``actions WHERE seq > version``) and the
-match's status, and applies them exactly as a restart would replay them."""
+"""Catching a session up with the database: in a multi-worker deployment a game's owner
+writes its events, so a worker with a replica of the game (sockets that reached it
+rather than the owner) reads the events it has not applied (``actions WHERE seq >
+version``) and the match's status whenever the bus announces a newer version, and a
+worker that takes a game over does it once before its first event — applying them
+exactly as a restart would replay them."""
 
 from __future__ import annotations
 
@@ -33,24 +34,6 @@ def read_since(engine: Engine, match_id: str, seq: int
                                               "finished": aware(m.finished)}
     events = [EventRow(a.seq, a.kind, a.text, a.seat, bool(a.by_bot), aware(a.time) or now())
               for a in rows]
-    return events, status
-
-
-# The same read as ``read_since`` in one statement, for ``PgSerializer`` to run on its
-# lock connection in the round trip that takes the lock (psycopg parameters).
-SINCE_SQL = ("SELECT a.seq, a.kind, a.text, a.seat, a.by_bot, a.time, m.status, m.outcome, "
-             "m.finished FROM actions a JOIN matches m ON m.id = a.match_id "
-             "WHERE a.match_id = %s AND a.seq > %s ORDER BY a.seq")
-
-
-def rows_to_events(rows: list[tuple[Any, ...]]
-                   ) -> tuple[list[EventRow], dict[str, Any] | None]:
-    events = [EventRow(int(r[0]), str(r[1]), str(r[2]), r[3], bool(r[4]), aware(r[5]) or now())
-              for r in rows]
-    status = None
-    if rows:
-        last = rows[-1]
-        status = {"status": last[6], "outcome": last[7], "finished": aware(last[8])}
     return events, status
 
 

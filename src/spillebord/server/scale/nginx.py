@@ -2,8 +2,12 @@
 tests/scale start nginx from Debian with exactly this text, so the two cannot drift).
 
 WebSockets need HTTP/1.1 to the upstream and the ``Upgrade``/``Connection`` headers
-passed on; a long ``proxy_read_timeout`` keeps idle game sockets open.  Any worker can
-serve any room, so plain round robin is enough (no sticky sessions).
+passed on; a long ``proxy_read_timeout`` keeps idle game sockets open.  A game socket
+(``/ws/<match id>``) goes to the worker chosen by a consistent hash of the match id, so
+every socket of a game reaches the same worker, which owns the game (scale/owners.py);
+every other request is spread by a hash of nginx's random request id.  When the hashed
+worker is down or draining (503 before the upgrade) nginx tries the next one, which
+takes the game over (or forwards its events to the owner: scale/forward.py).
 """
 
 from __future__ import annotations
@@ -22,7 +26,12 @@ http {{
     uwsgi_temp_path {runtime}/uwsgi;
     scgi_temp_path {runtime}/scgi;
 
+    map $uri $spillebord_route {{
+        ~^/ws/(?<match>[^/]+)$ $match;  # a game's sockets: its owner
+        default $request_id;            # anything else: spread
+    }}
     upstream spillebord {{
+        hash $spillebord_route consistent;
 {servers}
         keepalive 64;
     }}

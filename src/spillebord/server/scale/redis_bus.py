@@ -71,6 +71,10 @@ class RedisBus:
         self.presence = PresenceTable()
         self._presence_dirty = True
         self.on_presence: Callable[[str], None] | None = None  # a match's presence changed
+        # Direct messages (scale/forward.py): each worker also listens on a channel of
+        # its own; ``on_direct(sender, payload)`` gets what was sent to it.
+        self.direct_channel = f"{channel}:w:{self.worker}"
+        self.on_direct: Callable[[str, str], None] | None = None
 
     # -- lifecycle ----------------------------------------------------------------------
     def set_catch_up(self, fn: CatchUp, holds: Callable[[str], bool] | None = None) -> None:
@@ -128,6 +132,11 @@ class RedisBus:
         self._notify(match_id, version)
         self._pending[match_id] = max(version, self._pending.get(match_id, 0))
         self._wake.set()
+
+    async def send_direct(self, worker: str, payload: str) -> None:
+        """Publish ``payload`` to one worker only (raises RedisError or OSError)."""
+        assert self._client is not None
+        await self._client.publish(f"{self.channel}:w:{worker}", f"D {self.worker} {payload}")
 
     # -- presence (takeover across workers) -------------------------------------------
     def set_presence(self, match_id: str, seat: int, count: int) -> None:
@@ -207,7 +216,7 @@ class RedisBus:
             assert self._client is not None
             pubsub = self._client.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(self.channel)
+                await pubsub.subscribe(self.channel, self.direct_channel)
                 self.stats.connected = True
                 self._subscribed.set()
                 if not first:
@@ -238,6 +247,14 @@ class RedisBus:
         if isinstance(data, bytes):
             data = data.decode("utf-8", "replace")
         text = str(data)
+        if text.startswith("D "):
+            _d, sender, payload = [*text.split(" ", 2), "", ""][:3]
+            if self.on_direct is not None:
+                try:
+                    self.on_direct(sender, payload)
+                except Exception:
+                    log.exception("direct message hook failed")
+            return
         if text.startswith("S "):
             _s, worker, payload = [*text.split(" ", 2), "", ""][:3]
             if worker != self.worker:

@@ -1,40 +1,43 @@
 """How the hub uses the scale-out pieces in shared mode (several workers).
 
-- ``PgSerializer.hold(match)`` reads the events after the session's version in the
-  same round trip that takes the cross-worker lock and applies them, so a session
-  always checks an action against the newest committed state, even if another worker
-  advanced the game a moment ago.
-- ``RedisBus`` calls ``catch_up`` when another worker announces a version this worker
-  has not applied, under the worker's own lock for the match (never while a local event
-  is between its commit and its application), then tells the sockets.
+- Each live game has one owner (scale/owners.py).  The owner runs the game's events in
+  memory as a single worker does — this worker's own lock, no catch-up read, no database
+  lock — and writes them through the group writer, whose fence refuses them if the lease
+  has gone.  ``own`` takes a game nobody owns (or whose owner's lease expired) and reads
+  its newest events from the database first, exactly as a restart reloads a game.
+- A worker that is not the owner keeps a replica for its sockets: ``RedisBus`` calls
+  ``catch_up`` when the owner announces a version, under the worker's own lock for the
+  match, then tells the sockets; its events go to the owner (scale/forward.py).
 - ``refresh`` (on every ``hub.get`` and before a refused ``hello``) also re-reads the
   seats, so an invite claimed (or a lobby seat taken, or open seats filled with bots)
   on another worker shows here too.
+- The owner gives a game away (releases its lease) when it has no socket on it and
+  another worker has its players' sockets: the next event there takes it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy.engine import Engine
 
-from spillebord.server.scale.catchup import (
-    SINCE_SQL,
-    apply_missing,
-    read_seats,
-    read_since,
-    rows_to_events,
-)
+from spillebord.server.errors import Refusal
+from spillebord.server.scale.catchup import apply_missing, read_seats, read_since
 from spillebord.server.scale.factory import ScaleOut, build
 from spillebord.server.scale.keys import lock_key
 from spillebord.server.storage import migrate
 
 if TYPE_CHECKING:
     from spillebord.server.hub import Hub
+    from spillebord.server.scale.factory import SharedParts
     from spillebord.server.sessions import Session
+
+log = logging.getLogger(__name__)
+DRIVE_RETRY = 2.0  # seconds before a bot driver asks again for a game it could not take
 
 
 async def catch_up_unlocked(hub: Hub, match_id: str) -> int:
@@ -107,24 +110,88 @@ def _presence_hook(hub: Hub) -> Callable[[str], None]:
     return changed
 
 
+async def own(hub: Hub, parts: SharedParts, match_id: str) -> bool:
+    """Whether this worker owns the match now; takes it when nobody does (not while
+    draining) and then brings its copy up to date from the database."""
+    owners = parts.owners
+    if match_id in owners.held:
+        return True
+    session = hub.sessions.get(match_id)
+    if session is None or not owners.accepting or not session.running:
+        return False
+    async with hub.serializer.local(match_id):
+        if match_id in owners.held:
+            return True
+        if not await owners.acquire(match_id):
+            return False
+        before = session.version
+        try:
+            await catch_up_unlocked(hub, match_id)
+        except Exception:
+            log.warning("taking match %s: reading it failed", match_id, exc_info=True)
+            await owners.release(match_id)
+            raise Refusal("unavailable", "the game store is unreachable; nothing "
+                                         "changed, try again", 503) from None
+    if session.version > before:
+        hub.bus.tell_local(match_id, session.version)
+    return True
+
+
+def _give_away(hub: Hub, parts: SharedParts) -> Callable[[str], bool]:
+    """Whether the owner should let the match go (checked at each lease renewal): the
+    game ended or was dropped, or its players' sockets are all on other workers."""
+    def should(match_id: str) -> bool:
+        session = hub.sessions.get(match_id)
+        if session is None or not session.running:
+            return True
+        if hub.bus.count(match_id) > 0:
+            return False
+        return any(parts.bus.present_elsewhere(match_id, s.seat) for s in session.seats)
+
+    return should
+
+
 def install(hub: Hub) -> ScaleOut:
-    """Build the bus and serializer from the hub's settings and hook them up."""
+    """Build the bus and the leases from the hub's settings and hook them up."""
     scale = build(hub.settings)
     parts = scale.parts
     if parts is not None:
-        def query(match_id: str) -> tuple[str, tuple[object, ...]] | None:
-            session = hub.sessions.get(match_id)
-            return None if session is None else (SINCE_SQL, (match_id, session.version))
+        from spillebord.server.scale.forward import Forwarder
 
-        def on_locked(match_id: str, rows: list[tuple[Any, ...]]) -> None:
-            session = hub.sessions.get(match_id)
-            if session is not None and apply_missing(session, *rows_to_events(rows)):
-                session.announce_change()
-                parts.bus.tell_local(match_id, session.version)
+        async def owning(match_id: str) -> bool:
+            return await own(hub, parts, match_id)
 
-        parts.serializer.catch_up_query = query
-        parts.serializer.on_locked = on_locked
-        parts.bus.set_catch_up(lambda m, v: catch_up(hub, m, v),
-                               holds=lambda m: m in parts.leases.held)
+        async def caught_up(match_id: str) -> None:
+            session = hub.sessions.get(match_id)
+            before = -1 if session is None else session.version
+            await catch_up(hub, match_id)
+            if session is not None and session.version > before:
+                hub.bus.tell_local(match_id, session.version)
+
+        async def release(match_id: str) -> None:
+            async with hub.serializer.local(match_id):  # no event of it in flight
+                await parts.owners.release(match_id)
+
+        refused: dict[str, float] = {}  # match -> when a bot driver was last refused
+        away = _give_away(hub, parts)
+
+        async def driving(match_id: str) -> bool:
+            if match_id in parts.owners.held:
+                return True
+            now = time.monotonic()
+            if now - refused.get(match_id, -DRIVE_RETRY) < DRIVE_RETRY or away(match_id):
+                return False
+            if await owning(match_id):
+                refused.pop(match_id, None)
+                return True
+            refused[match_id] = now
+            return False
+
+        scale.own = owning
+        scale.drive = driving
+        parts.forwarder = Forwarder(hub, parts.bus, parts.owners, owning, caught_up)
+        parts.owners.should_release = away
+        parts.owners.release_hook = release
+        parts.bus.set_catch_up(lambda m, v: catch_up(hub, m, v))
         parts.bus.on_presence = _presence_hook(hub)
     return scale

@@ -212,3 +212,17 @@ daily_attempts = Table(
     Column("created", DateTime(timezone=True), nullable=False),
     Index("ix_daily_attempts_player", "player_id"),
 )
+
+# Game owners (issue 20, shared mode only: scale/owners.py): the worker that owns a live
+# game, its lease token (the fence every event write checks) and when the lease lapses
+# unless renewed.  No foreign key: a lease row outlives nothing but a lease.
+owners = Table(
+    "owners",
+    metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("worker", String(64), nullable=False),
+    Column("token", String(64), nullable=False),  # new on every acquisition
+    Column("epoch", BigInteger, nullable=False),  # 1, 2, …: how many owners it has had
+    Column("expires", DateTime(timezone=True), nullable=False),
+    Index("ix_owners_worker", "worker"),
+)

@@ -34,6 +34,11 @@ Op = dict[str, Any] | Callable[[Connection], None]
 OnCommit = Callable[[], None] | None
 _Request = tuple[Sequence[Op], asyncio.Future[None], asyncio.AbstractEventLoop, OnCommit]
 MAX_BATCH = 512
+Fence = Callable[[Connection, set[str]], set[str]]
+
+
+class LeaseLost(RuntimeError):
+    """The event's match is owned by another worker now: nothing was written."""
 
 
 class GroupWriter:
@@ -54,6 +59,8 @@ class GroupWriter:
         self.requests = 0
         # (requests, seconds) of every committed batch, on this thread (metrics.py)
         self.observe: Callable[[int, float], None] | None = None
+        # shared mode: the matches (of those given) whose events may not be written
+        self.fence: Fence | None = None
 
     async def write(self, ops: Sequence[Op]) -> None:
         await self.submit(ops)
@@ -118,9 +125,12 @@ class GroupWriter:
         self.batches += 1
         self.requests += len(batch)
         start = time.perf_counter()
+        lost: list[_Request] = []
         try:
             conn = self._connection()
             with conn.begin():
+                if self.fence is not None:
+                    batch, lost = self._fenced(conn, batch, self.fence)
                 rows = [op for ops, _f, _l, _c in batch for op in ops if isinstance(op, dict)]
                 if rows:
                     if self._insert is not None:
@@ -133,6 +143,7 @@ class GroupWriter:
                             op(conn)
         except Exception:
             self._drop_connection()
+            batch = batch + lost
             if len(batch) > 1:
                 for request in batch:
                     self._commit([request])
@@ -141,6 +152,8 @@ class GroupWriter:
             _, fut, loop, _cb = batch[0]
             loop.call_soon_threadsafe(_fail, fut)
             return
+        for _ops, fut, loop, _cb in lost:
+            loop.call_soon_threadsafe(_fail, fut, LeaseLost)
         if self.observe is not None:
             self.observe(len(batch), time.perf_counter() - start)
         # One wake-up per event loop for the whole batch, not one per request.
@@ -150,6 +163,24 @@ class GroupWriter:
             by_loop.setdefault(loop, []).append((fut, on_commit))
         for loop, done in by_loop.items():
             loop.call_soon_threadsafe(_done_all, done)
+
+    @staticmethod
+    def _fenced(conn: Connection, batch: list[_Request], fence: Fence
+                ) -> tuple[list[_Request], list[_Request]]:
+        """(the requests that may be written, those of matches whose lease is gone)."""
+        matches = {op["match_id"] for ops, _f, _l, _c in batch for op in ops
+                   if isinstance(op, dict)}
+        if not matches:
+            return batch, []
+        refused = fence(conn, matches)
+        if not refused:
+            return batch, []
+        keep: list[_Request] = []
+        lost: list[_Request] = []
+        for request in batch:
+            hit = any(isinstance(op, dict) and op["match_id"] in refused for op in request[0])
+            (lost if hit else keep).append(request)
+        return keep, lost
 
     def _drop_connection(self) -> None:
         if self._conn is not None:
@@ -218,7 +249,8 @@ def _done(fut: asyncio.Future[None]) -> None:
         fut.set_result(None)
 
 
-def _fail(fut: asyncio.Future[None]) -> None:
+def _fail(fut: asyncio.Future[None], kind: type[RuntimeError] = RuntimeError) -> None:
     if not fut.done():
-        fut.set_exception(RuntimeError("the database refused the write"))
+        fut.set_exception(kind("the database refused the write" if kind is RuntimeError
+                               else "another worker owns this match now"))
 
