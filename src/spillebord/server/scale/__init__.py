@@ -1,6 +1,9 @@
-"""Scale-out (issue 9): several worker processes sharing one PostgreSQL database and one
-Redis.  ``redis_bus.RedisBus`` fans events out to every worker, ``pg_lock.PgSerializer``
-serialises the events of one game across workers, ``catchup`` brings a worker's copy of a
-game up to date from the database, ``factory.build`` picks them from the settings, and
-``nginx`` renders the reverse-proxy configuration.  Everything here imports ``redis`` and
-``psycopg`` lazily, so a single SQLite worker runs without the ``scale`` extra."""
+"""Scale-out (issues 9, 20): several worker processes sharing one PostgreSQL database and
+one Redis.  ``owners.Owners`` gives each live game one owner worker under a lease (its
+writes fenced by the lease token), ``forward.Forwarder`` sends the events of a socket on
+another worker to the owner, ``redis_bus.RedisBus`` fans announcements out to every
+worker, ``catchup`` brings a worker's replica of a game up to date from the database,
+``factory.build`` picks them from the settings, ``wiring`` hooks them into the hub, and
+``nginx`` renders the reverse-proxy configuration (game sockets hashed on the match id).
+Everything here imports ``redis`` and ``psycopg`` lazily, so a single SQLite worker runs
+without the ``scale`` extra."""
