@@ -19,7 +19,7 @@ from typing import Any
 from rich.table import Table
 
 from spillebord import games
-from spillebord.analysis.schema import TOURNAMENT
+from spillebord.analysis.schema import TOURNAMENT, flags_label
 from spillebord.analysis.store import read_table
 from spillebord.server import rating_math
 
@@ -55,8 +55,9 @@ class Ladder:
     @property
     def title(self) -> str:
         name = games.load(self.game).name_en
-        return f"{name}{' (' + self.flags + ')' if self.flags else ''}, {self.seats} " \
-               f"seats, {self.games} games"
+        label = flags_label(self.game, self.flags)
+        return f"{name}{' (' + label + ')' if label else ''}, {self.seats} seats, " \
+               f"{self.games} games"
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "flags": self.flags, "seats": self.seats,

@@ -75,3 +75,15 @@ def flags_text(flags: dict[str, bool]) -> str:
     """The ``flags`` column: the names of the flags that are on, sorted, comma-joined
     (``flags`` complete, as ``Game.check_flags`` gives them; "" when none is on)."""
     return ",".join(sorted(name for name, on in flags.items() if on))
+
+
+def flags_label(game: str, flags: str) -> str:
+    """A ``flags`` column value for titles: the flags that differ from the game's
+    defaults (``open_gaps``, ``no finished_helps_partner``), "" when none does."""
+    from spillebord import games
+
+    on = set(filter(None, flags.split(",")))
+    defaults = games.load(game).check_flags({})
+    return ", ".join(name if name in on else f"no {name}"
+                     for name, default in sorted(defaults.items())
+                     if (name in on) != default)

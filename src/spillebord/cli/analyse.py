@@ -222,7 +222,10 @@ def _print_verdicts(path: Path, run: dict[str, Any], numbers: list[int],
     counts: dict[str, int] = {}
     for r in rows:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
-    table = Table(title=f"{run['game']} {run['flags'] or 'strict'}, deals {numbers[0]}–"
+    from spillebord.analysis.schema import flags_label
+
+    label = flags_label(run["game"], run["flags"]) or "default rules"
+    table = Table(title=f"{run['game']} ({label}), deals {numbers[0]}–"
                         f"{numbers[-1]}, {run['seconds']:g} s {run['clock']}"
                         + (f", {run['node_limit']:,} nodes" if run["node_limit"] else ""))
     for col in ("verdict", "deals", "share", "CPU s"):
