@@ -17,7 +17,11 @@ processes of its own, so neither side's work delays the other's clock readings:
 
 The run alternates ``--windows`` windows of ``--seconds`` each, chat off, on, off, on …,
 so both conditions see the same machine (other work on the shared cores comes and goes);
-the first second of each window is not counted.  The games' p99 in the *on* windows over
+the first second of each window is not counted.  The server's CPU per window and per
+chat line is shown too: on a shared machine it is the steadier figure.  ``--pin`` runs the
+server on the first CPU and the client processes on the others (the clients' own chat
+work — parsing 2,000 lines a second — then cannot take the server's CPU, but the games'
+client shares its core with the chat's).  The games' p99 in the *on* windows over
 the p99 in the *off* windows is the figure.  Target (issue 15): 1,000 lines/s across 200
 rooms without the games' paced p99 growing by more than 20 %.
 """
@@ -44,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 from rich.console import Console
 from rich.table import Table
@@ -63,7 +68,13 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
 
 
-def start_server(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
+def pin(cpus: set[int] | None) -> None:
+    """Keep this process (and the threads it starts) on ``cpus`` (None: anywhere)."""
+    if cpus:
+        os.sched_setaffinity(0, cpus)
+
+
+def start_server(tmp: Path, cpus: set[int] | None) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     exe = shutil.which("spillebord", path=str(Path(sys.executable).parent)) or "spillebord"
     env = {**os.environ, "SPILLEBORD_RATE": "100000", "SPILLEBORD_BOT_DELAY": "0",
@@ -71,7 +82,7 @@ def start_server(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
            "SPILLEBORD_WARM": "0"}
     proc = subprocess.Popen([exe, "serve", "--port", str(port), "--db", f"sqlite:///{tmp}/c.db"],
                             stdout=subprocess.DEVNULL, stderr=(tmp / "server.log").open("wb"),
-                            cwd=ROOT, env=env)
+                            cwd=ROOT, env=env, preexec_fn=lambda: pin(cpus))
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
@@ -94,7 +105,7 @@ async def player(base: str, rate: float, until: float, out: list[tuple[float, fl
                 await ws.send(json.dumps({"t": "hello", "v": 0, "d": {"token": made["token"]}}))
                 state = None
                 while state is None:
-                    msg = json.loads(await ws.recv())
+                    msg = orjson.loads(await ws.recv())
                     if msg["t"] == "state" and msg["d"]["seat"] == 0:
                         state = msg
                 while time.time() < until and state["d"]["outcome"] is None:
@@ -105,7 +116,7 @@ async def player(base: str, rate: float, until: float, out: list[tuple[float, fl
                     await ws.send(json.dumps({"t": "act", "v": state["v"],
                                               "d": {"action": rng.choice(legal)}}))
                     while True:
-                        msg = json.loads(await ws.recv())
+                        msg = orjson.loads(await ws.recv())
                         if msg["t"] in ("state", "error"):
                             break
                     took = time.perf_counter() - sent
@@ -116,7 +127,8 @@ async def player(base: str, rate: float, until: float, out: list[tuple[float, fl
 
 
 def games_main(base: str, players: int, rate: float, start: float, until: float,
-               results: Any) -> None:
+               results: Any, cpus: set[int] | None) -> None:
+    pin(cpus)
     async def go() -> list[tuple[float, float]]:
         out: list[tuple[float, float]] = []
         await asyncio.sleep(max(0.0, start - time.time()))
@@ -147,7 +159,7 @@ async def room(base: str, per_seat: float, windows: list[tuple[float, float, boo
 
     async def listen(ws: websockets.ClientConnection) -> None:
         async for text in ws:
-            msg = json.loads(text)
+            msg = orjson.loads(text)
             if msg["t"] == "chat":
                 at = time.time()
                 heard.append((at, at - float(msg["d"]["text"].split()[1])))
@@ -174,7 +186,8 @@ async def room(base: str, per_seat: float, windows: list[tuple[float, float, boo
 
 
 def chat_main(base: str, rooms: int, lines: float, windows: list[tuple[float, float, bool]],
-              results: Any, started: Any) -> None:
+              results: Any, started: Any, cpus: set[int] | None) -> None:
+    pin(cpus)
     async def go() -> tuple[list[tuple[float, float]], list[float]]:
         heard: list[tuple[float, float]] = []
         said: list[float] = []
@@ -222,7 +235,8 @@ def sample_cpu(pid: int, windows: list[tuple[float, float, bool]],
         out[on] = out.get(on, 0.0) + cpu_seconds(pid) - before
 
 
-def measure(base: str, server_pid: int, args: argparse.Namespace) -> list[tuple[str, ...]]:
+def measure(base: str, server_pid: int, args: argparse.Namespace,
+            client_cpus: set[int] | None) -> list[tuple[str, ...]]:
     ctx = mp.get_context("spawn")
     results = ctx.Queue()
     started = ctx.Event()
@@ -233,9 +247,9 @@ def measure(base: str, server_pid: int, args: argparse.Namespace) -> list[tuple[
                for k in range(args.windows)]
     end = windows[-1][1]
     chat = ctx.Process(target=chat_main, args=(base, args.rooms, args.lines, windows,
-                                               results, started))
+                                               results, started, client_cpus))
     games = ctx.Process(target=games_main, args=(base, args.players, args.rate,
-                                                 t0 - 2.0, end, results))
+                                                 t0 - 2.0, end, results, client_cpus))
     chat.start()
     if not started.wait(timeout=setup - 1):
         print(f"the chat rooms were not all connected {setup:.0f} s after the start; "
@@ -291,6 +305,9 @@ def main() -> None:
     ap.add_argument("--lines", type=float, default=1000.0)
     ap.add_argument("--seconds", type=float, default=10.0, help="length of each window")
     ap.add_argument("--windows", type=int, default=6, help="off, on, off, on …")
+    ap.add_argument("--pin", action=argparse.BooleanOptionalAction, default=False,
+                    help="server on the first CPU, the client processes on the others, so "
+                         "the clients' chat work does not take the server's CPU")
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
     if args.quick:
@@ -298,9 +315,13 @@ def main() -> None:
     console = Console()
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
-        proc, base = start_server(Path(tmp))
+        cpus = sorted(os.sched_getaffinity(0))
+        server_cpus = client_cpus = None
+        if args.pin and len(cpus) >= 2:  # the server's core, the clients' core(s)
+            server_cpus, client_cpus = {cpus[0]}, set(cpus[1:])
+        proc, base = start_server(Path(tmp), server_cpus)
         try:
-            rows = measure(base, proc.pid, args)
+            rows = measure(base, proc.pid, args, client_cpus)
         finally:
             proc.terminate()
             proc.wait(20)
@@ -310,7 +331,8 @@ def main() -> None:
                 console.print(f"server: {line}", markup=False)
     table = Table(title=f"Paced games ({args.players} sockets × {args.rate:g}/s) and chat "
                         f"({args.rooms} rooms, {args.lines:g} lines/s asked), "
-                        f"{args.windows} windows of {args.seconds:g} s, off/on alternating")
+                        f"{args.windows} windows of {args.seconds:g} s, off/on alternating"
+                        f"{', server and clients on separate cores' if args.pin else ''}")
     for col in ("phase", "server CPU", "actions", "median ms", "p99 ms", "max ms", "chat"):
         table.add_column(col)
     for row in rows:
