@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import shutil
 import socket
@@ -30,6 +29,7 @@ import urllib.request
 from pathlib import Path
 
 import httpx
+import orjson
 import websockets
 from rich.console import Console
 from rich.progress import Progress
@@ -84,7 +84,7 @@ async def run(base: str, n_tables: int, n_sockets: int, n_new: int,
         snapshot_sizes = []
         for _ in range(n_sockets):
             s = await websockets.connect(f"{ws_base}/ws/lobby", max_size=2**26)
-            first = json.loads(await s.recv())
+            first = orjson.loads(await s.recv())
             snapshot_sizes.append(len(first["d"]["tables"]))
             socks.append(s)
             progress.advance(task)
@@ -93,7 +93,7 @@ async def run(base: str, n_tables: int, n_sockets: int, n_new: int,
 
         async def reader(i: int, s: websockets.ClientConnection) -> None:
             async for text in s:
-                msg = json.loads(text)
+                msg = orjson.loads(text)
                 if msg["t"] == "table" and msg["d"]["match_id"] not in seen[i]:
                     seen[i].add(msg["d"]["match_id"])
                     arrived.setdefault(msg["d"]["match_id"], []).append(time.perf_counter())
