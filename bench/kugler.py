@@ -78,7 +78,7 @@ def greedy_playout_speed(games: int) -> tuple[float, float]:
     seats."""
     import numpy as np
 
-    from spillebord.bots.kugler.fastplay import run_greedy
+    from spillebord.bots.kugler.fastplay import GREEDY, run_greedy
     from spillebord.bots.kugler.greedy import best_move
     from spillebord.games.kugler import kernel
 
@@ -93,7 +93,7 @@ def greedy_playout_speed(games: int) -> tuple[float, float]:
         counts = np.array([len(draw), 0], dtype=np.int64)
         played: int = run_greedy(state._arr.copy(), kernel.GEO[4], hands, draw,
                                  np.zeros(140, dtype=np.int64), counts, 0, 0, 1200, plies,
-                                 False, False, True)
+                                 False, False, True, np.tile(GREEDY, (2, 1)))
         return played
 
     playout(0, 10)  # load the compiled code before the clock starts

@@ -18,10 +18,10 @@ register("kugler", "ismcts", "spillebord.bots.kugler.ismcts:IsmctsBot", {
     "horizon": Opt("int", 1, 10_000),
     "screen": Opt("int", 0, 10_000),
     "confidence": Opt("float", 0.0, 100.0),
-    "value": Opt("str", choices=("greedy", "advance")),
+    "value": Opt("str", choices=("greedy", "advance", "tuned")),
 })
 register_levels("kugler", {
     1: Level("greedy"),
     2: Level("advance"),
-    3: Level("ismcts", {"iterations": 40, "value": "advance", "seconds": 1.0}),
+    3: Level("ismcts", {"iterations": 40, "value": "tuned", "seconds": 1.0}),
 }, default=2)

@@ -2,16 +2,20 @@
 greedy policy and the playouts of the search, all on the rules kernel
 (games/kugler/kernel.py) — no rule is restated here.
 
-Evaluation (documented in docs/rules/kugler.md, "Bots"): a team's score is the sum of
-its marbles' values; a board's value for a team is its score minus the mean of the
-other teams'.  A marble in a start area is worth 0; on the track ``OUT`` + the fields it
-has come (``track − fields to its home entry − 1``), times ``1 − DANGER × threats``
-where threats (at most 4) counts the other teams' marbles 1–10 fields behind it or 8
-ahead of it on the track, and the other teams' seats with a marble waiting in the start
-area whose start field it stands on; in home field k: ``HOME`` + track + 2k.  A playout
-that ends in a team's win adds ``WIN`` for the winners (subtracts it for the others).  A card
-spent costs its keep-value (``KEEP``; A/J/Q/K + ``KEEP_OUT_BONUS`` while the colour has
-marbles in its start area).
+Evaluation (documented in docs/rules/kugler.md, "Bots"), one function with a weight
+array per bot (``W_*`` below; ``GREEDY``, ``ADVANCE`` and ``TUNED``): a team's value is
+the sum of its marbles' values; a board's value for a team is its value minus ``OPP`` ×
+the mean of the other teams'.  A marble in a start area is worth 0; on the track ``OUT``
++ the fields it has come (``track − fields to its home entry − 1``), times ``1 − DANGER
+× threats`` where threats (at most 4) counts the other teams' marbles 1–10 fields
+behind it or 8 ahead of it on the track, and the other teams' seats with a marble
+waiting in the start area whose start field it stands on; in home field k: ``HOME`` +
+track + ``HOMESTEP`` × k.  A playout that ends in a team's win adds ``WIN`` for the
+winners (subtracts it for the others).  A card spent costs its keep-value (``KEEP`` by
+rank; A/J/Q/K + ``KEEP_OUT`` while the colour has marbles in its start area).  Greedy's
+weights are the original hand-set ones (12, 24, 2, 6% a threat, the other teams at full
+weight); advance's count only the own team's progress; ``TUNED`` came from whole
+compiled games against greedy (selfplay.py, bench/kugler_tune.py).
 
 A playout position is a few arrays: the board (kernel layout), ``hands`` (seats × 14
 rank counts), ``draw`` (ranks, the next card drawn last) with its length, ``disc`` (the
@@ -20,6 +24,8 @@ draws from Numba's generator, seeded by the caller from the bot's own ``rng``.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 from numba import njit
@@ -45,19 +51,43 @@ from spillebord.games.kugler.kernel import (
     rank_options,
 )
 
-OUT = 12.0
-HOME = 24.0
-DANGER = 0.06
-KEEP_OUT_BONUS = 3.0
+# The evaluation's weights: one float array per bot (``GREEDY``, ``ADVANCE``, ``TUNED``).
+W_OUT = 0  # a marble on the track: this + the fields it has come
+W_HOME = 1  # a marble in home field k: this + track + W_HOMESTEP × k
+W_HOMESTEP = 2
+W_DANGER = 3  # the value's share lost per counted threat (at most 4 threats)
+W_OPP = 4  # weight of the other teams' mean value (0: the own team only)
+W_KEEP_OUT = 5  # keep-value added to A/J/Q/K while the colour has marbles waiting
+W_KEEP = 6  # keep-value of a card spent, by kernel rank (14 entries)
+NW = W_KEEP + NRANKS
 WIN = 500.0  # added to (or taken from) a playout's value when it ends in a team's win
+
+
+def weights(keep: Sequence[float] = (0.0,) * NRANKS, **named: float) -> np.ndarray:
+    """A weight array from named weights (``out``, ``home``, …) and the 14 keep-values
+    by rank; unnamed weights are 0."""
+    w = np.zeros(NW)
+    w[W_KEEP:] = keep
+    for name, v in named.items():
+        w[globals()["W_" + name.upper()]] = v
+    return w
+
+
 # keep-value of a card by kernel rank: A 2 3 4 5 6 7 8 9 T J Q K joker
-KEEP = np.array([2.0, 0, 0, 0, 0, 0, 3.0, 2.5, 0, 0.5, 2.0, 2.0, 2.0, 7.0])
+GREEDY_KEEP = [2.0, 0, 0, 0, 0, 0, 3.0, 2.5, 0, 0.5, 2.0, 2.0, 2.0, 7.0]
+GREEDY = weights(out=12, home=24, homestep=2, danger=0.06, opp=1, keep_out=3,
+                 keep=GREEDY_KEEP)
+ADVANCE = weights(out=12, home=24, homestep=2)
+# tuned by bench/kugler_tune.py (one-ply self-play against greedy; docs/benchmarks/kugler.md)
+TUNED = weights(out=12, home=16, homestep=8, danger=0.06, opp=0.25, keep_out=2,
+                keep=[3.0, 1.5, 1.5, 1.5, 0, 0, 3.0, 0, 0, 1.5, 1.5, 0, 0, 0])
+VALUES = {"greedy": GREEDY, "advance": ADVANCE, "tuned": TUNED}
 
 
 @njit(cache=True)
-def team_values(b: np.ndarray, g: np.ndarray, vals: np.ndarray, danger: float) -> None:
-    """Each team's summed marble value into ``vals`` (team t = seats t and t + n/2),
-    ``danger`` the weight of a threat (``DANGER``; 0 for the advance bot)."""
+def team_values(b: np.ndarray, g: np.ndarray, vals: np.ndarray, wt: np.ndarray) -> None:
+    """Each team's value under the weights ``wt`` into ``vals`` (team t = seats t and
+    t + n/2): the sum of its marbles' values."""
     n = g[G_N]
     half = n // 2
     track = g[G_TRACK]
@@ -76,51 +106,50 @@ def team_values(b: np.ndarray, g: np.ndarray, vals: np.ndarray, danger: float) -
     for f in range(track, g[G_SIZE]):
         s = b[f]
         if s >= 0:
-            vals[s % half] += HOME + track + 2 * (f - g[G_HOME + s] + 1)
+            vals[s % half] += wt[W_HOME] + track + wt[W_HOMESTEP] * (f - g[G_HOME + s] + 1)
             cnt[s] += 1
+    danger = wt[W_DANGER]
     for i in range(m):
         f = tf[i]
         s = tsea[i]
         team = s % half
-        value = OUT + track - (g[G_ENTRY + s] - f) % track - 1
-        threats = 0
-        for j in range(m):
-            if tsea[j] % half == team:
-                continue
-            behind = (f - tf[j]) % track
-            if 1 <= behind <= 10 or behind == track - 8:
-                threats += 1
-        for o in range(n):
-            if cnt[o] < MARBLES and g[G_START + o] == f and o % half != team:
-                threats += 1
-        if threats > 4:
-            threats = 4
-        vals[team] += value * (1.0 - danger * threats)
+        value = wt[W_OUT] + track - (g[G_ENTRY + s] - f) % track - 1
+        if danger != 0.0:
+            threats = 0
+            for j in range(m):
+                if tsea[j] % half == team:
+                    continue
+                behind = (f - tf[j]) % track
+                if 1 <= behind <= 10 or behind == track - 8:
+                    threats += 1
+            for o in range(n):
+                if cnt[o] < MARBLES and g[G_START + o] == f and o % half != team:
+                    threats += 1
+            if threats > 4:
+                threats = 4
+            value *= 1.0 - danger * threats
+        vals[team] += value
 
 
 @njit(cache=True)
-def relative(b: np.ndarray, g: np.ndarray, team: int, vals: np.ndarray) -> float:
-    """Team ``team``'s value minus the mean of the other teams' on ``b``."""
-    team_values(b, g, vals, DANGER)
+def value_of(b: np.ndarray, g: np.ndarray, team: int, vals: np.ndarray,
+             wt: np.ndarray) -> float:
+    """The board's value for ``team``: its value minus ``W_OPP`` × the other teams'
+    mean."""
+    team_values(b, g, vals, wt)
+    own: float = vals[team]
+    if wt[W_OPP] == 0.0:
+        return own
     half = g[G_N] // 2
-    rel: float = vals[team] - (vals.sum() - vals[team]) / (half - 1)
+    rel: float = own - wt[W_OPP] * (vals.sum() - own) / (half - 1)
     return rel
 
 
 @njit(cache=True)
-def progress(b: np.ndarray, g: np.ndarray, team: int, vals: np.ndarray) -> float:
-    """The advance bot's value of ``b`` for ``team``: its own marbles' values with no
-    danger, the other teams ignored."""
-    team_values(b, g, vals, 0.0)
-    own: float = vals[team]
-    return own
-
-
-@njit(cache=True)
-def keep_of(rank: int, waiting: bool) -> float:
-    v: float = KEEP[rank]
+def keep_of(rank: int, waiting: bool, wt: np.ndarray) -> float:
+    v: float = wt[W_KEEP + rank]
     if waiting and rank in (R_A, R_J, R_Q, R_K):
-        v += KEEP_OUT_BONUS
+        v += wt[W_KEEP_OUT]
     return v
 
 
@@ -136,20 +165,19 @@ def waiting(b: np.ndarray, g: np.ndarray, c: int) -> bool:
 
 @njit(cache=True)
 def score_keys(b: np.ndarray, seats: int, c: int, team: int, ranks: np.ndarray,
-               keys: np.ndarray, advance: bool) -> np.ndarray:
+               keys: np.ndarray, wt: np.ndarray) -> np.ndarray:
     """The score of each action (``ranks[i]`` with packed steps ``keys[i]``; 0: a
-    discard) for the seat of ``team`` moving colour ``c`` (−1: discards only): greedy's
-    (``relative`` minus the card's keep-value), or with ``advance`` the advance bot's
-    (``progress``, no keep-values)."""
+    discard) for the seat of ``team`` moving colour ``c`` (−1: discards only): the
+    value of the board it leads to minus the card's keep-value, under ``wt``."""
     g = GEO[seats]
     vals = np.zeros(seats // 2)
     wait = c >= 0 and waiting(b, g, c)
-    base = progress(b, g, team, vals) if advance else relative(b, g, team, vals)
+    base = value_of(b, g, team, vals, wt)
     out = np.empty(len(keys))
     w = b.copy()
     for i in range(len(keys)):
         key = keys[i] & 0xFFFFFFFF
-        keep = 0.0 if advance else keep_of(ranks[i], wait)
+        keep = keep_of(ranks[i], wait, wt)
         if key == 0 or c < 0:
             out[i] = base - keep
             continue
@@ -158,8 +186,7 @@ def score_keys(b: np.ndarray, seats: int, c: int, team: int, ranks: np.ndarray,
         d2 = (key & 255) - 1
         if d2 >= 0:
             do_step(w, g, c, (key >> 8 & 255) - 1, d2)
-        value = progress(w, g, team, vals) if advance else relative(w, g, team, vals)
-        out[i] = value - keep
+        out[i] = value_of(w, g, team, vals, wt) - keep
     return out
 
 
@@ -178,9 +205,10 @@ def colour_of(fin: int, g: np.ndarray, seat: int, helps: bool) -> int:
 def greedy_choice(b: np.ndarray, g: np.ndarray, c: int, team: int, hand: np.ndarray,
                   optional: bool, strict: bool, opts: np.ndarray, roff: np.ndarray,
                   alias: np.ndarray, w: np.ndarray, vals: np.ndarray,
-                  advance: bool = False) -> tuple[int, int]:
-    """The greedy policy's (rank, packed steps; 0: discard) for a hand of rank counts
-    (with ``advance``: the advance bot's)."""
+                  wt: np.ndarray) -> tuple[int, int]:
+    """The one-ply policy's (rank, packed steps; 0: discard) for a hand of rank counts:
+    the best board value under ``wt`` minus the card's keep-value (the first in text
+    order among equals, as ``score_keys`` and the greedy bot)."""
     ranks = 0
     for r in range(NRANKS):
         if hand[r] > 0:
@@ -201,12 +229,12 @@ def greedy_choice(b: np.ndarray, g: np.ndarray, c: int, team: int, hand: np.ndar
             continue
         lo = roff[r]
         hi = roff[r + 1]
-        keep = 0.0 if advance else keep_of(r, wait)
+        keep = keep_of(r, wait, wt)
         if lo == hi:
             if strict and any_move:
                 continue
             if not have_base:
-                base = progress(b, g, team, vals) if advance else relative(b, g, team, vals)
+                base = value_of(b, g, team, vals, wt)
                 have_base = True
             v = base - keep
             if v > best:
@@ -219,8 +247,7 @@ def greedy_choice(b: np.ndarray, g: np.ndarray, c: int, team: int, hand: np.ndar
             d2 = (key & 255) - 1
             if d2 >= 0:
                 do_step(w, g, c, (key >> 8 & 255) - 1, d2)
-            v = (progress(w, g, team, vals) if advance else relative(w, g, team, vals)) \
-                - keep
+            v = value_of(w, g, team, vals, wt) - keep
             if v > best:
                 best, best_rank, best_key = v, r, key
     return best_rank, best_key
@@ -258,10 +285,10 @@ def play(b: np.ndarray, g: np.ndarray, hands: np.ndarray, draw: np.ndarray,
 def run_greedy(b: np.ndarray, g: np.ndarray, hands: np.ndarray, draw: np.ndarray,
                disc: np.ndarray, counts: np.ndarray, turn: int, turns: int, limit: int,
                plies: int, optional: bool, strict: bool, helps: bool,
-               advance: bool = False) -> int:
-    """Every seat plays greedy (``advance``: the advance policy) for ``plies`` turns or
-    until the game ends; the number of turns played is returned (the board and cards
-    are changed in place)."""
+               wts: np.ndarray) -> int:
+    """Every seat plays the one-ply policy of its team's weights (row t of ``wts``
+    for team t) for ``plies`` turns or until the game ends; the number of turns played
+    is returned (the board and cards are changed in place)."""
     n = g[G_N]
     half = n // 2
     opts = np.empty(CAP, dtype=np.int64)
@@ -275,8 +302,9 @@ def run_greedy(b: np.ndarray, g: np.ndarray, hands: np.ndarray, draw: np.ndarray
         if fin & fin >> half & ((1 << half) - 1):
             break
         c = colour_of(fin, g, turn, helps)
-        rank, key = greedy_choice(b, g, c, turn % half, hands[turn], optional, strict,
-                                  opts, roff, alias, w, vals, advance)
+        team = turn % half
+        rank, key = greedy_choice(b, g, c, team, hands[turn], optional, strict,
+                                  opts, roff, alias, w, vals, wts[team])
         play(b, g, hands, draw, disc, counts, turn, c, rank, key)
         turn = (turn + 1) % n
         turns += 1
@@ -311,12 +339,12 @@ def sample_values(b0: np.ndarray, seats: int, me: int, turns0: int, limit: int,
                   optional: bool, strict: bool, helps: bool, my_hand: np.ndarray,
                   pool: np.ndarray, sizes: np.ndarray, disc0: np.ndarray,
                   cand_ranks: np.ndarray, cand_keys: np.ndarray, active: np.ndarray,
-                  horizon: int, seed: int, out: np.ndarray, advance: bool) -> None:
+                  horizon: int, seed: int, out: np.ndarray, wt: np.ndarray) -> None:
     """One determinization: for every active candidate action of seat ``me`` (to
-    move), play it, let every seat play greedy for ``horizon`` − 1 more turns, and write
-    the board's value for ``me``'s team to ``out[i]`` (with ``advance``: every seat
-    plays the advance policy and the value is the team's own ``progress``; the same
-    hidden cards and generator state for every candidate: common random numbers)."""
+    move), play it, let every seat play the one-ply policy of ``wt`` for ``horizon`` − 1
+    more turns, and write the board's value under ``wt`` for ``me``'s team (± ``WIN``
+    if a team has won) to ``out[i]`` (the same hidden cards and generator state for
+    every candidate: common random numbers)."""
     np.random.seed(seed)
     g = GEO[seats]
     n = seats
@@ -327,6 +355,9 @@ def sample_values(b0: np.ndarray, seats: int, me: int, turns0: int, limit: int,
     fin = finished_mask(b0, n)
     c = colour_of(fin, g, me, helps)
     vals = np.zeros(half)
+    wts = np.empty((half, len(wt)))
+    for t in range(half):
+        wts[t] = wt
     inner = np.random.randint(0, 2**31 - 1)
     for i in range(len(cand_keys)):
         if not active[i]:
@@ -340,8 +371,8 @@ def sample_values(b0: np.ndarray, seats: int, me: int, turns0: int, limit: int,
         counts = np.array([k, len(disc0)], dtype=np.int64)
         play(b, g, hands, draw, disc, counts, me, c, cand_ranks[i], cand_keys[i])
         run_greedy(b, g, hands, draw, disc, counts, (me + 1) % n, turns0 + 1, limit,
-                   horizon - 1, optional, strict, helps, advance)
-        v = progress(b, g, me % half, vals) if advance else relative(b, g, me % half, vals)
+                   horizon - 1, optional, strict, helps, wts)
+        v = value_of(b, g, me % half, vals, wt)
         fin = finished_mask(b, n)
         won = fin & fin >> half & ((1 << half) - 1)
         if won:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from spillebord.bots import Bot, Observation
-from spillebord.bots.kugler.fastplay import score_keys
+from spillebord.bots.kugler.fastplay import ADVANCE, GREEDY, score_keys
 from spillebord.games.kugler.kernel import RANK_OF_CODE
 from spillebord.games.kugler.moves import Move
 from spillebord.games.kugler.state import KuglerState
@@ -25,28 +25,28 @@ def team_of(state: KuglerState, seat: int) -> int:
 
 
 def score_moves(state: KuglerState, moves: list[Move],
-                advance: bool = False) -> list[float]:
-    """The greedy score of each move for the seat to move in ``state`` (``advance``:
-    the advance bot's score)."""
+                wt: np.ndarray = GREEDY) -> list[float]:
+    """The score of each move for the seat to move in ``state`` under the evaluation
+    weights ``wt`` (default greedy's)."""
     colour = state.colour(state.turn)
     ranks = np.array([RANK_OF_CODE[m.card] for m in moves], dtype=np.int64)
     keys = np.array([m.key for m in moves], dtype=np.int64)
     scores: list[float] = score_keys(state._arr, state.seats,
                                      -1 if colour is None else colour,
                                      team_of(state, state.turn), ranks, keys,
-                                     advance).tolist()
+                                     wt).tolist()
     return scores
 
 
-def best_move(state: KuglerState, moves: list[Move], advance: bool = False) -> Move:
-    """The first move (in text order) with the best greedy (or advance) score."""
-    scores = score_moves(state, moves, advance)
+def best_move(state: KuglerState, moves: list[Move], wt: np.ndarray = GREEDY) -> Move:
+    """The first move (in text order) with the best score under ``wt``."""
+    scores = score_moves(state, moves, wt)
     return moves[scores.index(max(scores))]
 
 
 class GreedyBot(Bot):
     name = "greedy"
-    advance = False
+    weights = GREEDY
 
     def __init__(self, **options: Any) -> None:
         if options:
@@ -55,7 +55,7 @@ class GreedyBot(Bot):
     def decide(self, obs: Observation) -> Move:
         sample = obs.sample()
         assert isinstance(sample, KuglerState)
-        return best_move(sample, obs.legal_as(Move), self.advance)
+        return best_move(sample, obs.legal_as(Move), self.weights)
 
 
 class AdvanceBot(GreedyBot):
@@ -63,4 +63,4 @@ class AdvanceBot(GreedyBot):
     values with no danger), ignoring the other teams and the cards worth keeping."""
 
     name = "advance"
-    advance = True
+    weights = ADVANCE

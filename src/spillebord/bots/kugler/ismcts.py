@@ -19,8 +19,10 @@ card spent (as greedy does for one ply).
 
 Budget: ``iterations`` determinizations (default ``ITERATIONS``), or ``seconds`` of
 wall-clock time when given (then ``iterations`` is a cap if given too).
-``value="advance"``: candidates, playouts (every seat), leaves and the root follow the
-advance bot's value (the own team's progress, no keep-values) instead of greedy's.
+``value``: the weights of fastplay.py's one evaluation that pick the candidates, play
+every seat's turns in the playouts, score the leaves and price the card spent —
+``"greedy"`` (default), ``"advance"`` or ``"tuned"`` (level 3; tuned by self-play,
+docs/benchmarks/kugler.md).
 ``confidence`` z > 0 stops the final phase early once the two candidates' paired mean
 difference is z standard errors from 0 (off by default).  ``screen=0``: no halving.
 """
@@ -33,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from spillebord.bots import Bot, Budget, Observation
-from spillebord.bots.kugler.fastplay import keep_of, sample_values, waiting
+from spillebord.bots.kugler.fastplay import VALUES, keep_of, sample_values, waiting
 from spillebord.bots.kugler.greedy import score_moves
 from spillebord.games.kugler import kernel
 from spillebord.games.kugler.kernel import RANK_OF_CODE
@@ -45,12 +47,13 @@ SCREEN = 10
 CONFIDENCE = 0.0
 
 
-def top_moves(state: KuglerState, width: int, advance: bool = False) -> list[Move]:
-    """The ``width`` legal moves with the best greedy (or advance) scores, best first."""
+def top_moves(state: KuglerState, width: int, wt: np.ndarray) -> list[Move]:
+    """The ``width`` legal moves with the best one-ply scores under ``wt``, best
+    first."""
     moves: list[Move] = state.legal_actions()
     if len(moves) <= width:
         return moves
-    scores = score_moves(state, moves, advance)
+    scores = score_moves(state, moves, wt)
     order = sorted(range(len(moves)), key=lambda i: (-scores[i], i))
     return [moves[i] for i in order[:width]]
 
@@ -76,14 +79,14 @@ class IsmctsBot(Bot):
             raise ValueError("screen and confidence must not be negative")
         self.screen = screen
         self.confidence = confidence
-        if value not in ("greedy", "advance"):
-            raise ValueError("value must be greedy or advance")
-        self.advance = value == "advance"
+        if value not in VALUES:
+            raise ValueError(f"value must be one of {sorted(VALUES)}")
+        self.wt = VALUES[value]
 
     def decide(self, obs: Observation) -> Any:
         first = obs.sample()
         assert isinstance(first, KuglerState)
-        candidates = top_moves(first, self.width, self.advance)
+        candidates = top_moves(first, self.width, self.wt)
         if len(candidates) == 1:
             return candidates[0]
         seat = first.turn
@@ -92,8 +95,7 @@ class IsmctsBot(Bot):
         colour = first.colour(seat)
         g = kernel.GEO[n]
         wait = colour is not None and waiting(first._arr, g, colour)
-        keep = [0.0 if self.advance else keep_of(RANK_OF_CODE[m.card], wait)
-                for m in candidates]
+        keep = [keep_of(RANK_OF_CODE[m.card], wait, self.wt) for m in candidates]
         cand_ranks = _ranks(m.card for m in candidates)
         cand_keys = np.array([m.key for m in candidates], dtype=np.int64)
         my_hand = np.bincount(_ranks(first.hands[seat]), minlength=kernel.NRANKS)
@@ -131,7 +133,7 @@ class IsmctsBot(Bot):
                           flags["optional_home_entry"], flags["strict_discard"],
                           flags["finished_helps_partner"], my_hand, pool, sizes, disc,
                           cand_ranks, cand_keys, mask, horizon,
-                          obs.rng.getrandbits(31), out, self.advance)
+                          obs.rng.getrandbits(31), out, self.wt)
             for i in active:
                 values[i].append(float(out[i]))
             done += 1
