@@ -5,6 +5,10 @@ change kept when it scores better on the same deals; steps halve when nothing
 helps.  Prints each accepted change and the final weights (as ``weights(...)``).
 
     nice -n 10 python bench/kugler_tune.py --pairs 2000 --rounds 3
+    nice -n 10 python bench/kugler_tune.py --compare tuned/greedy --seed 20000000
+
+``--compare A/B`` (repeatable) only plays the one-ply policies of two weight sets
+against each other (``--pairs`` pairs from deal ``--seed``) and prints a table row.
 """
 
 from __future__ import annotations
@@ -58,7 +62,22 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1_000_000, help="first deal")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--check", type=int, default=5000, help="pairs of the final check")
+    ap.add_argument("--compare", action="append", metavar="A/B",
+                    help="only compare two weight sets (greedy, advance, tuned)")
     args = ap.parse_args()
+    if args.compare:
+        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+            for spec in args.compare:
+                a, b = spec.split("/")
+                w0 = time.perf_counter()
+                rate = score(pool, fp.VALUES[a], fp.VALUES[b], args.seed, args.pairs,
+                             args.workers)
+                n = 2 * (args.pairs // args.workers) * args.workers
+                lo, hi = wilson(round(rate * n), n)
+                print(f"| {a} vs {b} (one ply) | {rate:.3f} ({round(rate * n)} of {n}; "
+                      f"{lo:.3f}–{hi:.3f}) | {time.perf_counter() - w0:.1f} s wall on "
+                      f"{args.workers} workers |", flush=True)
+        return
     best = fp.VALUES[args.start].copy()
     opp = fp.VALUES[args.against]
     steps = {getattr(fp, "W_" + k.upper()): v for k, v in STEPS.items()}
