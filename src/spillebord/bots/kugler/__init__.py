@@ -1,11 +1,12 @@
-"""Kugler bots: ``advance`` and ``greedy`` (one ply with fastplay.py's values) and ``ismcts``
-(determinized Monte-Carlo search with compiled greedy playouts).  ``random`` is built
-into spillebord.bots.
+"""Kugler bots: ``advance`` and ``greedy`` (one ply with fastplay.py's evaluation) and
+``ismcts`` (determinized Monte-Carlo search with compiled one-ply playouts).  ``random``
+is built into spillebord.bots.
 
-Levels, by measured strength (docs/benchmarks/kugler.md): 1 greedy (one ply, the full
-evaluation), 2 advance (one ply, own progress only: it beats greedy), 3 ismcts judging
-and playing out by the advance value (40 determinizations, 5 candidates, two rounds
-ahead; capped at 1 s a decision).  The page offers level 2 first."""
+Levels, by measured strength (docs/benchmarks/kugler.md): 1 greedy (one ply, the
+hand-set weights), 2 advance (one ply, own progress only: it beats greedy), 3 ismcts
+judging and playing out with the evaluation's self-play-tuned weights (40
+determinizations, 5 candidates, two rounds ahead; capped at 1 s a decision).  The page
+offers level 2 first."""
 
 from spillebord.bots import Level, Opt, register, register_levels
 
