@@ -2,7 +2,9 @@
 
 The games of one game key, flag set and table size are rated in key order (bots list,
 seed, game number), each with the server's rating arithmetic (``server.rating_math``:
-the Plackett–Luce model, partners rated as a team): every seat starts a game with its
+the Plackett–Luce model, partners rated as a team) but without the site's drift term
+(τ = 0: a bot's strength does not change, so its σ keeps shrinking with more games and
+the ladder does not lean towards the last games): every seat starts a game with its
 bot's rating, and a bot that held several seats takes the mean of their new (μ, σ).
 A game in which one bot held every seat says nothing and is skipped.  A bot's 95%
 interval is μ ± 1.96 σ; ``shown`` is the number the site shows for a player
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from openskill.models import PlackettLuce
 from rich.table import Table
 
 from spillebord import games
@@ -24,6 +27,7 @@ from spillebord.analysis.store import read_table
 from spillebord.server import rating_math
 
 Z95 = 1.96
+BOT_MODEL = PlackettLuce(tau=0.0)
 
 
 @dataclass(frozen=True)
@@ -79,7 +83,7 @@ def rate(game: str, flags: str, seats: int, rows: list[dict[str, Any]]) -> Ladde
     for row in ordered:
         lineup: list[str] = row["seat_bots"]
         for s, bot in enumerate(lineup):
-            skill.setdefault(bot, rating_math.default())
+            skill.setdefault(bot, (BOT_MODEL.mu, BOT_MODEL.sigma))
             count[bot] += 1
             rank_sum[bot] += row["ranks"][s]
             wins[bot] += s in row["winners"]
@@ -90,7 +94,7 @@ def rate(game: str, flags: str, seats: int, rows: list[dict[str, Any]]) -> Ladde
             groups[place].append(s)
         ranking = [groups[p] for p in sorted(groups)]
         after = rating_math.rate(game, seats, ranking,
-                                 {s: skill[bot] for s, bot in enumerate(lineup)})
+                                 {s: skill[bot] for s, bot in enumerate(lineup)}, BOT_MODEL)
         new: dict[str, list[tuple[float, float]]] = defaultdict(list)
         for s, bot in enumerate(lineup):
             new[bot].append(after[s])

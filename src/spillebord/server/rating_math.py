@@ -30,12 +30,14 @@ def teams_of(game: str, seats: int) -> list[tuple[int, ...]]:
 
 
 def rate(game: str, seats: int, ranking: Sequence[Sequence[int]],
-         before: dict[int, tuple[float, float]]) -> dict[int, tuple[float, float]]:
-    """The seats' new (μ, σ) from their old ones and the outcome's ranking."""
+         before: dict[int, tuple[float, float]],
+         model: PlackettLuce = MODEL) -> dict[int, tuple[float, float]]:
+    """The seats' new (μ, σ) from their old ones and the outcome's ranking (``model``:
+    the site's by default; batch analysis rates bots with one without drift)."""
     place = {seat: i for i, group in enumerate(ranking) for seat in group}
     teams = teams_of(game, seats)
     ranks = [float(min(place.get(s, len(ranking)) for s in team)) for team in teams]
-    rated = MODEL.rate([[MODEL.rating(mu=before[s][0], sigma=before[s][1]) for s in team]
+    rated = model.rate([[model.rating(mu=before[s][0], sigma=before[s][1]) for s in team]
                         for team in teams], ranks=ranks)
     out: dict[int, tuple[float, float]] = {}
     for team, results in zip(teams, rated, strict=True):
