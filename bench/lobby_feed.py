@@ -80,16 +80,10 @@ async def run(base: str, n_tables: int, n_sockets: int, n_new: int,
         await asyncio.gather(*(one() for _ in range(n_tables)))
         ws_base = base.replace("http://", "ws://")
         task = progress.add_task("connecting lobby sockets", total=n_sockets)
-        socks = []
+        socks: list[websockets.ClientConnection] = []
         snapshot_sizes = []
-        for _ in range(n_sockets):
-            s = await websockets.connect(f"{ws_base}/ws/lobby", max_size=2**26)
-            first = orjson.loads(await s.recv())
-            snapshot_sizes.append(len(first["d"]["tables"]))
-            socks.append(s)
-            progress.advance(task)
         arrived: dict[str, list[float]] = {}
-        seen: list[set[str]] = [set() for _ in socks]
+        seen: list[set[str]] = []
 
         async def reader(i: int, s: websockets.ClientConnection) -> None:
             async for text in s:
@@ -98,7 +92,18 @@ async def run(base: str, n_tables: int, n_sockets: int, n_new: int,
                     seen[i].add(msg["d"]["match_id"])
                     arrived.setdefault(msg["d"]["match_id"], []).append(time.perf_counter())
 
-        readers = [asyncio.create_task(reader(i, s)) for i, s in enumerate(socks)]
+        # Each socket is read from the moment it has its snapshot, as a page reads its
+        # socket: a client that does not read stops answering the server's pings (the
+        # library stops reading when 16 messages wait) and is dropped after 20 s.
+        readers = []
+        for i in range(n_sockets):
+            s = await websockets.connect(f"{ws_base}/ws/lobby", max_size=2**26)
+            first = orjson.loads(await s.recv())
+            snapshot_sizes.append(len(first["d"]["tables"]))
+            socks.append(s)
+            seen.append(set())
+            readers.append(asyncio.create_task(reader(i, s)))
+            progress.advance(task)
         task = progress.add_task("new tables", total=n_new)
         delays: list[float] = []
         new_ids: list[str] = []

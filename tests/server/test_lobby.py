@@ -7,6 +7,7 @@ the chosen wait and then playing."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
@@ -264,3 +265,34 @@ async def test_a_change_committed_late_still_reaches_the_lobby(
             await feed.stop()
     finally:
         engine.dispose()
+
+
+async def test_a_new_lobby_socket_is_not_sent_its_snapshot_again(
+        server: LiveServer, http: httpx.AsyncClient) -> None:
+    """The first lobby socket of an idle worker gets the snapshot and then only what
+    changed after it — not every table of the poll's look-back again (before the fix:
+    each table opened in the last 10 s came a second time right after the snapshot;
+    in bench/lobby_feed.py 1,000 messages, and a client that had not started reading
+    stopped answering pings and was dropped)."""
+    host = await named_guest(http, f"Ny {time.time_ns() % 10**6}")
+    await asyncio.sleep(0.3)  # the feed has no sockets (earlier tests' have closed)
+    made = [(await open_table(http, host))["match_id"] for _ in range(4)]
+    async with websockets.connect(f"{server.ws}/ws/lobby") as lobby:
+        first = json.loads(await lobby.recv())
+        assert first["t"] == "lobby"
+        assert set(made) <= {t["match_id"] for t in first["d"]["tables"]}
+        later = await open_table(http, host)
+        again: list[str] = []
+        while True:
+            msg = json.loads(await asyncio.wait_for(lobby.recv(), 5))
+            if msg["t"] == "table" and msg["d"]["match_id"] in made:
+                again.append(msg["d"]["match_id"])
+            if msg["t"] == "table" and msg["d"]["match_id"] == later["match_id"]:
+                break
+        await asyncio.sleep(0.5)  # a few more polls: nothing old comes after it either
+        with contextlib.suppress(TimeoutError):
+            while True:
+                msg = json.loads(await asyncio.wait_for(lobby.recv(), 0.2))
+                if msg["t"] == "table" and msg["d"]["match_id"] in made:
+                    again.append(msg["d"]["match_id"])
+        assert again == []

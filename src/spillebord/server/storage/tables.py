@@ -95,13 +95,18 @@ class TablesRepo:
     def listing(self, match_ids: list[str] | None = None) -> list[dict[str, Any]]:
         """The open public tables (running, at least one free human seat), oldest
         first; ``match_ids`` limits the list to those tables."""
+        return self.listing_stamped(match_ids)[0]
+
+    def listing_stamped(self, match_ids: list[str] | None = None
+                        ) -> tuple[list[dict[str, Any]], dict[str, datetime]]:
+        """``listing`` and the change stamp of each table in it (read with it)."""
         query = (select(open_tables, matches.c.game, matches.c.flags)
                  .join(matches, matches.c.id == open_tables.c.match_id)
                  .where(open_tables.c.public.is_(True), matches.c.status == "running")
                  .order_by(open_tables.c.created))
         if match_ids is not None:
             if not match_ids:
-                return []
+                return [], {}
             query = query.where(open_tables.c.match_id.in_(match_ids))
         with self.engine.connect() as conn:
             heads = conn.execute(query).all()
@@ -138,7 +143,7 @@ class TablesRepo:
                         "seats": listed, "free": free,
                         "created": _aware(h.created).isoformat(),
                         "fill_after": h.fill_after, "fill_level": h.fill_level})
-        return out
+        return out, {h.match_id: _aware(h.changed) for h in heads}
 
     def changed_since(self, since: datetime,
                       also: Collection[str] = ()) -> list[tuple[str, datetime]]:

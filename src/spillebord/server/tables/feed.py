@@ -9,7 +9,8 @@ transaction committed after its stamp.  For other workers' changes the poll look
 ``LOOKBACK`` seconds and remembers what it sent, so a transaction that commits up to
 that long after its stamp is still seen, and nothing is sent twice.  Sockets connecting
 between two changes share one encoded snapshot (a change drops it; sockets listen
-before they read it).
+before they read it); a change a socket's snapshot already showed (the same table at
+the same stamp) is not sent to it again.
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ class LobbySocket:
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        # The change stamp of each table in the snapshot this socket got (shared with
+        # the other sockets that got the same one), while the look-back may still find
+        # changes it already holds; None: send every change.
+        self.known: dict[str, datetime] | None = None
+        self.known_at = 0.0
 
     def push(self, text: str) -> None:
         if self.queue.qsize() >= MAX_QUEUE:
@@ -58,7 +64,7 @@ class LobbyFeed:
         self.task: asyncio.Task[None] | None = None
         # The encoded snapshot, shared by the sockets that connect before the next
         # change (500 sockets connecting need one listing, not 500).
-        self._snapshot: tuple[float, str] | None = None
+        self._snapshot: tuple[float, str, dict[str, datetime]] | None = None
         self._changes = 0  # counts invalidations: a snapshot read across one is not kept
 
     def start(self) -> None:
@@ -80,16 +86,17 @@ class LobbyFeed:
         self._snapshot = None
         self._changes += 1
 
-    async def snapshot(self) -> str:
+    async def snapshot(self) -> tuple[str, dict[str, datetime]]:
+        """The encoded ``lobby`` message and the change stamp of each table in it."""
         cached = self._snapshot
         if cached is not None and time.monotonic() - cached[0] < SNAPSHOT_AGE:
-            return cached[1]
+            return cached[1], cached[2]
         taken, changes = time.monotonic(), self._changes
-        listed = await asyncio.to_thread(self.repo.listing)
+        listed, stamps = await asyncio.to_thread(self.repo.listing_stamped)
         text = wire.dumps({"t": "lobby", "d": {"tables": listed}})
         if changes == self._changes:
-            self._snapshot = (taken, text)
-        return text
+            self._snapshot = (taken, text, stamps)
+        return text, stamps
 
     async def _run(self) -> None:
         while True:
@@ -125,13 +132,25 @@ class LobbyFeed:
         self._drop_snapshot()
         # Each message is encoded once for all sockets; every socket's own sender task
         # sends it, so one slow socket holds up nobody.
-        messages = [wire.dumps({"t": "table", "d": entry}) for entry in listed]
+        # A socket whose snapshot already showed a table at this very change is not
+        # sent it again: the look-back finds every change of the last LOOKBACK seconds,
+        # so without this the first socket of an idle worker got every table opened in
+        # those seconds twice (1,000 messages after the snapshot in bench/lobby_feed.py).
+        messages = [(entry["match_id"], wire.dumps({"t": "table", "d": entry}))
+                    for entry in listed]
         shown = {entry["match_id"] for entry in listed}
-        messages += [wire.dumps({"t": "gone", "d": {"match_id": m}})
-                     for m in fresh if m not in shown]
+        gone = [wire.dumps({"t": "gone", "d": {"match_id": m}})
+                for m in fresh if m not in shown]
         self.sent.update(fresh)
+        forget = time.monotonic() - 2 * LOOKBACK - 1
         for sock in list(self.sockets):
-            for text in messages:
+            known = sock.known
+            if known is not None and sock.known_at < forget:
+                known = sock.known = None
+            for m, text in messages:
+                if known is None or known.get(m) != fresh[m]:
+                    sock.push(text)
+            for text in gone:
                 sock.push(text)
 
     def _read(self, since: datetime,
@@ -150,7 +169,9 @@ class LobbyFeed:
         self.sockets.add(sock)
         sender: asyncio.Task[None] | None = None
         try:
-            await ws.send_text(await self.snapshot())
+            text, sock.known = await self.snapshot()
+            sock.known_at = time.monotonic()
+            await ws.send_text(text)
             sender = asyncio.create_task(self._send(sock))
             while True:
                 message = await ws.receive()
