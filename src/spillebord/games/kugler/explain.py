@@ -1,13 +1,21 @@
 """Reasons for refused Kugler og Jokere actions ("you cannot jump your own marble on
 t14").  Only used when an action text is not legal, so clarity beats speed here.
 
-Rulings explained: 3 (what each card may do, the split 7's parts), 4 (no jumping or
-landing on own marbles), 5 (forced and exact home entry, home moves), 6 (the partner on
-its home entry with home field 1 taken), 7 (discarding) and 8 (finished players).
+No rule is decided here: whether a card can take a marble somewhere, where it takes it,
+and which marble is in the way are all asked of the rules kernel (kernel.py) — its
+moves on the real board, on the board with only the moving marble (where the card takes
+it at all; the fields it passes, step by step), and on boards with the mover and one
+other marble (the first of those that stops the move is the one named).  This module
+only reads the action text, checks what the text names (the card held, whose marble is
+where) and picks the words for the kernel's answer.  The words cover rulings 3 (what
+each card may do, the split 7's parts), 4 (no jumping or landing on own marbles), 5
+(forced and exact home entry, home moves), 6 (the partner on its home entry with home
+field 1 taken), 7 (discarding) and 8 (finished players).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -16,12 +24,10 @@ from spillebord.core.cards import is_card_code
 from spillebord.core.errors import IllegalActionError, NotationError
 from spillebord.core.errors import refuse as _no
 from spillebord.games.kugler import kernel
-from spillebord.games.kugler.board import EMPTY, HOME_SIZE, MARBLES, START
+from spillebord.games.kugler.board import EMPTY, MARBLES, START
 
 if TYPE_CHECKING:
     from spillebord.games.kugler.state import KuglerState
-
-VALUE = {r: int(k) for r, k in zip(kernel.RANKS, kernel.STEP, strict=True) if k}
 
 
 def explain(state: KuglerState, text: str) -> IllegalActionError:
@@ -119,120 +125,149 @@ def explain(state: KuglerState, text: str) -> IllegalActionError:
     return _no(f"{short!r} is not a legal action here", key="core.not_legal", action=short)
 
 
-def _distance(state: KuglerState, c: int, src: int, dst: int) -> int | IllegalActionError:
-    geo = state.geo
-    track = geo.track
-    if dst >= track:
-        if geo.home_owner(dst) != c:
-            return _no(f"{geo.names[dst]} is not your home", key="kugler.not_your_home",
-                       place=geo.names[dst], places=("place",))
-        if src >= track:
-            if dst <= src:
-                return _no("in home marbles move only forward", key="kugler.home_forward")
-            return dst - src
-        return geo.to_entry[c][src] + dst - geo.home_base[c] + 1
-    if src >= track:
-        return _no("a marble never leaves its home", key="kugler.leaves_home")
-    return (dst - src) % track or track
+def _alone(w: np.ndarray, x: int) -> np.ndarray:
+    """``w`` with every marble but the one on ``x`` taken off (none: ``x`` = START)."""
+    out = np.full_like(w, EMPTY)
+    if x >= 0:
+        out[x] = w[x]
+    return out
+
+
+def _options(w: np.ndarray, g: np.ndarray, c: int, r: int,
+             optional: bool) -> list[tuple[int, int]]:
+    """The kernel's one-step moves (from, to) of a card of rank ``r`` for colour ``c``."""
+    opts = np.empty(kernel.CAP, dtype=np.int64)
+    roff = np.zeros(kernel.NRANKS + 1, dtype=np.int64)
+    alias = np.empty((512, 2), dtype=np.int64)
+    kernel.rank_options(w, g, c, 1 << r, optional, opts, roff, alias)
+    return [((int(k) >> 24 & 255) - 1, (int(k) >> 16 & 255) - 1)
+            for k in opts[roff[r]:roff[r + 1]] if not int(k) & 255]
+
+
+def _blocker(w: np.ndarray, c: int, src: int, order: list[int],
+             reaches: Callable[[np.ndarray], bool]) -> int | None:
+    """The first field in ``order`` whose marble alone stops the move (``reaches`` asks
+    the kernel on a board with the mover and that one marble); None if none does."""
+    for f in order:
+        if f < 0 or f == src or w[f] == EMPTY:
+            continue
+        probe = _alone(w, src)
+        probe[f] = w[f]
+        if not reaches(probe):
+            return f
+    return None
+
+
+def _blocked(w: np.ndarray, c: int, f: int, dst: int, names: tuple[str, ...],
+             track: int) -> IllegalActionError:
+    """Words for the marble on ``f`` that the kernel says stops the move."""
+    if f == dst:
+        return _no(f"{names[f]} is taken by your own marble", key="kugler.own_marble_on",
+                   place=names[f], places=("place",))
+    if w[f] == c:
+        return _no(f"you cannot jump your own marble on {names[f]}",
+                   key="kugler.jump_own", place=names[f], places=("place",))
+    return _no(f"a marble in home never jumps ({names[f]} is taken)",
+               key="kugler.home_jump", place=names[f], places=("place",))
 
 
 def _step_reason(state: KuglerState, w: np.ndarray, c: int, card: str, rank: str, src: int,
                  dst: int, split: bool) -> tuple[IllegalActionError | None, int]:
+    """Why one step of ``card`` cannot go ``src`` → ``dst`` (None: it can), and the
+    fields it moves.  Every yes/no comes from the kernel: its moves on the real board,
+    on the board with only the moving marble (where the card takes it at all), and on
+    boards with the mover and one other marble (which marble is in the way)."""
     geo = state.geo
     names = geo.names
     track = geo.track
+    g = kernel.GEO[state.seats]
+    optional = state.flags["optional_home_entry"]
+    r = kernel.RANK_INDEX[rank]
     if split and src == START:
         return _no("no part of a split 7 may move a marble from the start area",
                    key="kugler.split_from_start"), 0
-    if rank == "JK":
-        if src >= track and src != START:
+    if r == kernel.R_JK:
+        mine = [d for s, d in _options(w, g, c, r, optional) if s == src]
+        if dst in mine:
+            return None, 0
+        if not mine and src >= track:
             return _no("a joker never moves a marble in home",
                        key="kugler.joker_in_home"), 0
-        if dst >= track or w[dst] == EMPTY:
-            return _no("the joker lands only on another player's marble on the track",
-                       key="kugler.joker_target"), 0
-        if w[dst] == c:
+        if dst < track and w[dst] == c:
             return _no("the joker cannot land on your own marble",
                        key="kugler.joker_own"), 0
-        return None, 0
+        return _no("the joker lands only on another player's marble on the track",
+                   key="kugler.joker_target"), 0
     if src == START:
-        if rank not in ("A", "J", "Q", "K"):
+        outs = [d for s, d in _options(_alone(w, START), g, c, r, optional) if s == START]
+        if not outs:
             return _no(f"a {rank} cannot bring a marble out of the start area",
                        key="kugler.cannot_start", card=card, cards=("card",)), 0
-        if dst != geo.start[c]:
-            return _no(f"a marble comes out onto its start field {names[geo.start[c]]}",
-                       key="kugler.start_field", place=names[geo.start[c]],
+        if dst not in outs:
+            return _no(f"a marble comes out onto its start field {names[outs[0]]}",
+                       key="kugler.start_field", place=names[outs[0]],
                        places=("place",)), 0
-        if w[dst] == c:
-            return _no(f"{names[dst]} is taken by your own marble",
-                       key="kugler.own_marble_on", place=names[dst], places=("place",)), 0
-        return None, 0
-    if rank == "8":
-        if src >= track or dst >= track:
+        if (START, dst) in _options(w, g, c, r, optional):
+            return None, 0
+        return _blocked(w, c, dst, dst, names, track), 0
+    if r == kernel.R_8:
+        back = [d for s, d in _options(_alone(w, src), g, c, r, optional) if s == src]
+        if not back or dst >= track:
             return _no("an 8 never moves a marble into or inside home",
                        key="kugler.eight_home"), 0
-        path = [(src - i) % track for i in range(1, 9)]
-        if path[-1] != dst:
-            return _no(f"an 8 moves {names[src]} back to {names[path[-1]]}, not "
+        if dst != back[0]:
+            return _no(f"an 8 moves {names[src]} back to {names[back[0]]}, not "
                        f"{names[dst]}", key="kugler.eight_to", card=card, cards=("card",),
-                       place=names[src], to=names[path[-1]], wrong=names[dst],
+                       place=names[src], to=names[back[0]], wrong=names[dst],
                        places=("place", "to", "wrong")), 0
-        return _path_reason(w, c, path, names, track), 0
-    dist = _distance(state, c, src, dst)
-    if isinstance(dist, IllegalActionError):
-        return dist, 0
-    k = dist if split else VALUE[rank]
-    if split and not 1 <= k <= 6:
-        return _no("each part of a split 7 moves 1 to 6 fields", key="kugler.split_part"), 0
-    around = dst < track and src < track and k > geo.to_entry[c][src]
-    if around and not state.flags["optional_home_entry"]:
-        e = names[geo.entry[c]]
-        return _no(f"a marble passing its home entry {e} must enter its home",
-                   key="kugler.must_enter_home", place=e, places=("place",)), 0
-    walk = _forward_path(state, c, src, k, around)
-    if isinstance(walk, IllegalActionError):
-        return walk, 0
-    if walk[-1] != dst:
-        return _no(f"a {rank} moves {names[src]} to {names[walk[-1]]}, not {names[dst]}",
+        if (src, dst) in _options(w, g, c, r, optional):
+            return None, 0
+        order = sorted(range(track), key=lambda f: (src - f) % track)
+        f = _blocker(w, c, src, order,
+                     lambda b: (src, dst) in _options(b, g, c, r, optional))
+        return (None if f is None else _blocked(w, c, f, dst, names, track)), 0
+    alone = _alone(w, src)
+    if split:  # the part's length: the first that takes the marble to dst at all
+        part = kernel.STEP[kernel.R_7] - 1
+        k = next((i for i in range(1, part + 1)
+                  if dst in kernel.forward(alone, g, c, src, i, True)), 0)
+    else:
+        k = int(kernel.STEP[r])
+    reach = kernel.forward(alone, g, c, src, k, optional) if k else (-1, -1)
+    if dst not in reach:
+        if dst >= track and geo.home_owner(dst) != c:
+            return _no(f"{names[dst]} is not your home", key="kugler.not_your_home",
+                       place=names[dst], places=("place",)), 0
+        if src >= track and dst < track:
+            return _no("a marble never leaves its home", key="kugler.leaves_home"), 0
+        if src >= track and dst <= src:
+            return _no("in home marbles move only forward", key="kugler.home_forward"), 0
+        if not k:
+            return _no("each part of a split 7 moves 1 to 6 fields",
+                       key="kugler.split_part"), 0
+        if (dst < track and src < track and reach[1] < 0
+                and kernel.forward(alone, g, c, src, k, True)[1] >= 0):
+            # the kernel would go on around the track only with optional_home_entry
+            e = names[geo.entry[c]]
+            return _no(f"a marble passing its home entry {e} must enter its home",
+                       key="kugler.must_enter_home", place=e, places=("place",)), 0
+        forced = kernel.forward(alone, g, c, src, k, False)
+        if forced == (-1, -1) and (dst >= track or reach == (-1, -1)):
+            return _no(f"overshooting home is illegal: {k} from {names[src]} passes "
+                       f"h{c}.5", key="kugler.overshoot", steps=k, place=names[src],
+                       last=f"h{c}.5", places=("place", "last")), 0
+        to = names[reach[1] if reach[1] >= 0 and (dst < track or reach[0] < 0)
+                   else reach[0]]
+        return _no(f"a {rank} moves {names[src]} to {to}, not {names[dst]}",
                    key="kugler.moves_to", card=card, cards=("card",), place=names[src],
-                   to=names[walk[-1]], wrong=names[dst], places=("place", "to", "wrong")), 0
-    return _path_reason(w, c, walk, names, track), k
-
-
-def _forward_path(state: KuglerState, c: int, x: int, k: int,
-                  around: bool) -> list[int] | IllegalActionError:
-    geo = state.geo
-    track = geo.track
-    hb = geo.home_base[c]
-
-    def overshoot() -> IllegalActionError:
-        return _no(f"overshooting home is illegal: {k} from {geo.names[x]} passes h{c}.5",
-                   key="kugler.overshoot", steps=k, place=geo.names[x], last=f"h{c}.5",
-                   places=("place", "last"))
-
-    if x >= track:
-        if x - hb + k >= HOME_SIZE:
-            return overshoot()
-        return [x + i for i in range(1, k + 1)]
-    d = geo.to_entry[c][x]
-    if k > d and not around:
-        if k - d > HOME_SIZE:
-            return overshoot()
-        return [(x + i) % track for i in range(1, d + 1)] + [hb + i for i in range(k - d)]
-    return [(x + i) % track for i in range(1, k + 1)]
-
-
-def _path_reason(w: np.ndarray, c: int, path: list[int], names: tuple[str, ...],
-                 track: int) -> IllegalActionError | None:
-    for f in path[:-1]:
-        if w[f] == c:
-            return _no(f"you cannot jump your own marble on {names[f]}",
-                       key="kugler.jump_own", place=names[f], places=("place",))
-        if f >= track and w[f] != EMPTY:
-            return _no(f"a marble in home never jumps ({names[f]} is taken)",
-                       key="kugler.home_jump", place=names[f], places=("place",))
-    if w[path[-1]] == c:
-        return _no(f"{names[path[-1]]} is taken by your own marble",
-                   key="kugler.own_marble_on", place=names[path[-1]],
-                   places=("place",))
-    return None
+                   to=to, wrong=names[dst], places=("place", "to", "wrong")), 0
+    if dst in kernel.forward(w, g, c, src, k, optional):
+        return None, k
+    home = dst >= track
+    path = []  # the fields passed, in order, as the kernel moves the marble alone
+    for i in range(1, k + 1):
+        h, t = kernel.forward(alone, g, c, src, i, optional)
+        path.append(h if h >= 0 and (home or t < 0) else t)
+    f = _blocker(w, c, src, path,
+                 lambda b: dst in kernel.forward(b, g, c, src, k, optional))
+    return (None if f is None else _blocked(w, c, f, dst, names, track)), k
