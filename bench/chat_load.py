@@ -143,7 +143,7 @@ def games_main(base: str, players: int, rate: float, start: float, until: float,
 
 # -- the chat's process ---------------------------------------------------------------
 async def room(base: str, per_seat: float, windows: list[tuple[float, float, bool]],
-               ready: asyncio.Event, heard: list[tuple[float, float]],
+               ready: asyncio.Event, go: asyncio.Event, heard: list[tuple[float, float]],
                said: list[float]) -> None:
     ws_base = base.replace("http://", "ws://")
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
@@ -166,6 +166,7 @@ async def room(base: str, per_seat: float, windows: list[tuple[float, float, boo
 
     listeners = [asyncio.create_task(listen(ws)) for ws in socks]
     ready.set()
+    await go.wait()  # ``windows`` is filled in once every room stands
     i = 0
     gap = 1 / (2 * per_seat)
     for start, end, on in windows:
@@ -185,18 +186,22 @@ async def room(base: str, per_seat: float, windows: list[tuple[float, float, boo
         await ws.close()
 
 
-def chat_main(base: str, rooms: int, lines: float, windows: list[tuple[float, float, bool]],
-              results: Any, started: Any, cpus: set[int] | None) -> None:
+def chat_main(base: str, rooms: int, lines: float, plan: Any, results: Any, started: Any,
+              cpus: set[int] | None) -> None:
+    """Connect the rooms, say so (``started``), take the windows from ``plan``, chat."""
     pin(cpus)
-    async def go() -> tuple[list[tuple[float, float]], list[float]]:
+
+    async def run_rooms() -> tuple[list[tuple[float, float]], list[float]]:
         heard: list[tuple[float, float]] = []
         said: list[float] = []
+        windows: list[tuple[float, float, bool]] = []
+        go = asyncio.Event()
         gate = asyncio.Semaphore(20)
         readies = [asyncio.Event() for _ in range(rooms)]
 
         async def one(ready: asyncio.Event) -> None:
             async with gate:
-                task = asyncio.create_task(room(base, lines / rooms / 2, windows, ready,
+                task = asyncio.create_task(room(base, lines / rooms / 2, windows, ready, go,
                                                 heard, said))
                 await ready.wait()
             await task
@@ -204,9 +209,11 @@ def chat_main(base: str, rooms: int, lines: float, windows: list[tuple[float, fl
         tasks = [asyncio.create_task(one(r)) for r in readies]
         await asyncio.gather(*(r.wait() for r in readies))
         started.set()
+        windows += await asyncio.to_thread(plan.get)
+        go.set()
         await asyncio.gather(*tasks)
         return heard, said
-    results.put(("chat", asyncio.run(go())))
+    results.put(("chat", asyncio.run(run_rooms())))
 
 
 # -- the run --------------------------------------------------------------------------
@@ -240,20 +247,20 @@ def measure(base: str, server_pid: int, args: argparse.Namespace,
     ctx = mp.get_context("spawn")
     results = ctx.Queue()
     started = ctx.Event()
+    plan = ctx.Queue()
     # The chat rooms connect first; the windows start once they all stand.
-    setup = max(10.0, args.rooms / 10)
-    t0 = time.time() + setup
+    chat = ctx.Process(target=chat_main, args=(base, args.rooms, args.lines, plan,
+                                               results, started, client_cpus))
+    chat.start()
+    if not started.wait(timeout=600):
+        raise SystemExit("the chat rooms did not connect within 10 minutes")
+    t0 = time.time() + 6.0  # the games' process starts and connects meanwhile
     windows = [(t0 + k * args.seconds, t0 + (k + 1) * args.seconds, k % 2 == 1)
                for k in range(args.windows)]
-    end = windows[-1][1]
-    chat = ctx.Process(target=chat_main, args=(base, args.rooms, args.lines, windows,
-                                               results, started, client_cpus))
+    plan.put(windows)
     games = ctx.Process(target=games_main, args=(base, args.players, args.rate,
-                                                 t0 - 2.0, end, results, client_cpus))
-    chat.start()
-    if not started.wait(timeout=setup - 1):
-        print(f"the chat rooms were not all connected {setup:.0f} s after the start; "
-              "the first window is late")
+                                                 t0 - 3.0, windows[-1][1], results,
+                                                 client_cpus))
     games.start()
     cpu: dict[bool, float] = {}
     sampler = threading.Thread(target=sample_cpu, args=(server_pid, windows, cpu), daemon=True)
@@ -312,7 +319,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.quick:
         args.players, args.rooms, args.lines, args.seconds, args.windows = 40, 60, 300.0, 5, 4
-    console = Console()
+    console = Console(width=160)
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         cpus = sorted(os.sched_getaffinity(0))
