@@ -144,6 +144,8 @@ def test_ismcts_refuses_bad_budgets() -> None:
         bots.load("kugler", "ismcts", width=0)
     with pytest.raises(ValueError):
         bots.load("kugler", "ismcts", screen=-1)
+    with pytest.raises(ValueError):
+        bots.load("kugler", "ismcts", value="strongest")
 
 
 def test_three_levels_greedy_advance_search() -> None:
