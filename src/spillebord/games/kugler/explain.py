@@ -119,7 +119,7 @@ def explain(state: KuglerState, text: str) -> IllegalActionError:
             return _no(f"your partner's marble on its home entry cannot go in: h{p}.1 is "
                        "taken", key="kugler.partner_entry_taken", place=f"h{p}.1",
                        places=("place",))
-    if len(steps) == 2 and total != 7:
+    if len(steps) == 2 and total != kernel.STEP[kernel.R_7]:
         return _no(f"the two parts of a split 7 must add up to 7, not {total}",
                    key="kugler.split_sum", total=total)
     return _no(f"{short!r} is not a legal action here", key="core.not_legal", action=short)
