@@ -40,7 +40,8 @@ def list_games() -> list[dict[str, Any]]:
     return [
         {**g.info(), "bots": list(compute.bot_names(g.key)), **compute.bot_catalogue(g.key),
          "solver": compute.solver_offers(g.key, "solve", "hint"),
-         "winnable": compute.solver_offers(g.key, "pick_winnable_deal")}
+         "winnable": compute.solver_offers(g.key, "pick_winnable_deal"),
+         "difficulty": compute.rated_flags(g.key)}
         for g in games.all_games()
     ]
 

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from spillebord import bots, games, solvers
 from spillebord.core.protocol import State, replay
 from spillebord.core.record import GameRecord
+from spillebord.solvers import tables
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -53,6 +54,13 @@ def solver_offers(game: str, *functions: str) -> bool:
     return all(callable(getattr(module, name, None)) for name in functions)
 
 
+def rated_flags(game: str) -> dict[str, bool] | None:
+    """The flags of the game's shipped table of rated deals (the difficulty picker works
+    with exactly these), or None when the game has none."""
+    table = tables.table(game) if tables.has_levels(game) else None
+    return None if table is None else dict(table.flags)
+
+
 def _start_game(record: GameRecord) -> State:
     """The record replayed (its game looked up in the registry)."""
     return record.replay(games.load(record.game))
@@ -65,9 +73,29 @@ def solver_hint(record_json: str, seconds: float) -> str | None:
 
 
 def solver_verdict(record_json: str, seconds: float) -> str:
+    """The verdict of the record's position: for the first position of a numbered deal
+    that a shipped table decides (``solvers.tables``), the table's; else a fresh solve
+    within ``seconds``."""
     record = GameRecord.loads(record_json)
-    result = solvers.load(record.game).solve(_start_game(record), seconds)
+    state = _start_game(record)
+    known = shipped_verdict(record, state)
+    if known is not None:
+        return known
+    result = solvers.load(record.game).solve(state, seconds)
     return str(result.verdict)
+
+
+def shipped_verdict(record: GameRecord, state: State) -> str | None:
+    """The shipped table's decided verdict when ``state`` is the deal's first position
+    (no actions yet, or play led back to it), else None."""
+    if record.position is not None:
+        return None
+    known = tables.verdict(record.game, record.deal, record.flags)
+    if known is None or known == "unknown":
+        return None
+    if record.actions and state != record.start(games.load(record.game)):
+        return None
+    return known
 
 
 def winnable_deal(game: str, start: int, seconds: float, flags: dict[str, bool]) -> int:

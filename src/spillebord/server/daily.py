@@ -3,9 +3,14 @@ solver, one deal per calendar day in Europe/Copenhagen, the same for every playe
 
 How the deal is found, so anyone can recompute it: ``start`` is the first 8 bytes of
 SHA-256(``"spillebord daily <game> <YYYY-MM-DD>"``) read as a big-endian number, modulo
-10⁹; the deal is the first number ``start``, ``start + 1`` … that the game's solver
-proves winnable (``pick_winnable_deal``, ``SOLVE_SECONDS`` per deal, default flags).  The
-first worker to find it stores it; from then on the stored deal is the day's deal.
+10⁹.  For a game with a shipped table of rated deals (``solvers.tables``: Posthuskabalen
+and Studenterkabalen) the day has a difficulty — Monday and Tuesday easy, Wednesday to
+Friday medium, Saturday and Sunday hard (``level_of``) — and the deal is entry ``start``
+modulo their number of the table's proven winnable deals of that difficulty, in deal
+order.  Otherwise the deal is the first number ``start``, ``start + 1`` … that the game's
+solver proves winnable (``pick_winnable_deal``, ``SOLVE_SECONDS`` per deal, default
+flags).  The first worker to find it stores it; from then on the stored deal is the
+day's deal.
 
 Each player has one ranked attempt a day (the first match they start from the daily
 page); the leaderboard ranks finished attempts by bonus (more first), then moves (fewer
@@ -31,6 +36,7 @@ from spillebord.server.hub import Hub
 from spillebord.server.lobby import CreateMatch, check_player, create_match
 from spillebord.server.storage.daily import DailyRepo
 from spillebord.server.storage.repo import now
+from spillebord.solvers import tables
 
 ZONE = ZoneInfo("Europe/Copenhagen")
 SOLVE_SECONDS = 5.0
@@ -47,6 +53,22 @@ def today() -> str:
 def start_of(game: str, day: str) -> int:
     digest = hashlib.sha256(f"spillebord daily {game} {day}".encode()).digest()
     return int.from_bytes(digest[:8], "big") % 10**9
+
+
+WEEK: tuple[tables.Level, ...] = ("easy", "easy", "medium", "medium", "medium", "hard", "hard")
+
+
+def level_of(day: str) -> tables.Level:
+    """The day's difficulty, by weekday (Monday first)."""
+    return WEEK[date.fromisoformat(day).weekday()]
+
+
+def rated_deal(game: str, day: str) -> int | None:
+    """The day's deal from the shipped table, or None when the game has none."""
+    if not tables.has_levels(game):
+        return None
+    pool = tables.winnable_deals(game, level_of(day))
+    return pool[start_of(game, day) % len(pool)]
 
 
 def streak(days: list[str], day: str) -> int:
@@ -105,8 +127,10 @@ class Daily:
             if found is not None:
                 return found
             start = start_of(game, day)
-            deal = await self.hub.compute.solver(compute.winnable_deal, game, start,
-                                                 SOLVE_SECONDS, {})
+            deal = rated_deal(game, day)
+            if deal is None:
+                deal = await self.hub.compute.solver(compute.winnable_deal, game, start,
+                                                     SOLVE_SECONDS, {})
             return await asyncio.to_thread(self.repo.keep_deal, game, day, start, deal, now())
 
     async def info(self, game: str, player: str | None) -> dict[str, Any]:
@@ -117,7 +141,9 @@ class Daily:
             attempt = await asyncio.to_thread(self.repo.attempt, game, day, player)
             streak_days = streak(await asyncio.to_thread(self.repo.days_played, game, player),
                                  day)
+        rated = tables.difficulty(game, deal, {})
         return {"game": game, "day": day, "start": start, "deal": deal,
+                "difficulty": None if rated is None else rated[1],
                 "attempt": attempt, "streak": streak_days or 0}
 
     async def play(self, game: str, player: str | None) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from spillebord.server.hub import Hub, new_token
 from spillebord.server.sessions import token_hash
 from spillebord.server.storage.repo import MatchRow, SeatRow, now
 from spillebord.server.storage.tables import open_row
+from spillebord.solvers import tables
 
 PLAYER_ID = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
 MAX_DEAL = 2**63 - 1
@@ -49,6 +50,8 @@ class CreateMatch(BaseModel):
     flags: dict[str, bool] = Field(default_factory=dict)
     seats: list[SeatSpec] | None = Field(default=None, max_length=8)
     deal: int | Literal["random", "winnable"] = "random"
+    # With "winnable": a deal of that difficulty from the shipped table (solvers.tables)
+    difficulty: Literal["easy", "medium", "hard"] | None = None
     takeover_seconds: int | None = None
     player: str | None = None
     public: bool = False  # listed in the lobby (docs/protocol.md, "Open tables")
@@ -115,9 +118,24 @@ def check_player(player: str | None) -> str | None:
     return player
 
 
+def rated_deal(game_key: str, difficulty: str, flags: dict[str, bool]) -> int:
+    """A random deal of the shipped table that is proven winnable and rated
+    ``difficulty`` (the table holds the flags it was computed for)."""
+    table = tables.table(game_key)
+    if table is None or not tables.has_levels(game_key):
+        raise Refusal("no_difficulty", f"{game_key} has no table of rated deals")
+    if flags != table.flags:
+        raise Refusal("no_difficulty", "deals are rated for the default variant only")
+    return secrets.choice(tables.winnable_deals(game_key, difficulty))
+
+
 async def pick_deal(hub: Hub, game_key: str, solitaire: bool, deal: int | str,
-                    flags: dict[str, bool], invited: bool = False) -> int:
-    """The deal number; ``invited``: the table has seats for invited players."""
+                    flags: dict[str, bool], invited: bool = False,
+                    difficulty: str | None = None) -> int:
+    """The deal number; ``invited``: the table has seats for invited players;
+    ``difficulty`` (with ``"winnable"`` only): a rated deal of that level."""
+    if difficulty is not None and deal != "winnable":
+        raise Refusal("bad_request", 'a difficulty goes with "deal": "winnable" only')
     if isinstance(deal, int):
         if isinstance(deal, bool) or not 0 <= deal <= MAX_DEAL:
             raise Refusal("bad_deal", f"a deal number is an integer from 0 to {MAX_DEAL}")
@@ -132,6 +150,8 @@ async def pick_deal(hub: Hub, game_key: str, solitaire: bool, deal: int | str,
         return secrets.randbelow(10**9) if solitaire else secrets.randbits(63)
     if not solitaire or not compute.solver_offers(game_key, "pick_winnable_deal"):
         raise Refusal("no_solver", "a winnable deal needs a solitaire with a solver")
+    if difficulty is not None:
+        return rated_deal(game_key, difficulty, flags)
     start = secrets.randbelow(10**9)
     return await hub.compute.solver(compute.winnable_deal, game_key, start,
                                     hub.settings.winnable_seconds, flags)
@@ -170,7 +190,7 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None) -> dict[s
     open_seats = sum(1 for spec in specs if spec == "human")
     fill_level = check_open_table(hub, game.key, req, open_seats)
     deal = await pick_deal(hub, game.key, game.is_solitaire, req.deal, flags,
-                           invited="human" in specs)
+                           invited="human" in specs, difficulty=req.difficulty)
     try:
         game.new(deal=deal, seats=n, **flags)
     except ValueError as exc:

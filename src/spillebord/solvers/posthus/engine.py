@@ -1,13 +1,17 @@
 """``JitDfs``: the compiled depth-first search (``jit.run``) behind ``fast.Dfs``'s
-interface — ``run()`` says ``win``, ``exhausted`` or ``timeout``; ``line`` is the winning
-line, ``best_line`` the line to the grid with most run cards, ``nodes`` the grids
-expanded and ``seen`` the grids marked (expanded or queued).
+interface — ``run()`` says ``win``, ``exhausted``, ``timeout`` or ``memory``; ``line``
+is the winning line, ``best_line`` the line to the grid with most run cards, ``nodes``
+the grids expanded and ``seen`` the grids marked (expanded or queued).
 
 The kernel runs in chunks of ``CHUNK`` nodes; between chunks the clock is read and,
 when the kernel asks (``GROW``), the hash table, the path and the child stack are
-doubled.  The search visits the same grids in the same order as ``fast.Dfs`` (a test
-checks it), so an exhausted ``EXACT`` search has marked every grid reachable in the
-round: a proof that the round cannot be won.
+doubled.  ``table_slots`` fixes the table's first size (a power of two; 24 bytes a
+slot) and ``max_table_slots`` caps it: a search that would need a larger table stops
+with ``memory`` (a long proof run sizes its table once, up to what fits in memory, and
+never pays a rehash that needs the old and the new table at once).  The search visits
+the same grids in the same order as ``fast.Dfs`` (a test checks it), so an exhausted
+``EXACT`` search has marked every grid reachable in the round: a proof that the round
+cannot be won.
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ class JitDfs:
     deadline: float
     max_nodes: int = 1 << 62
     symmetry: bool = False
+    table_slots: int = 0  # 0: sized from the time limit (``_table_size``)
+    max_table_slots: int = 0  # 0: no cap
     nodes: int = 0
     seen: int = 0
     line: list[str] = field(default_factory=list)
@@ -47,6 +53,8 @@ class JitDfs:
     best_line: list[str] = field(default_factory=list)
 
     def run(self) -> str:
+        if self.table_slots & (self.table_slots - 1) or self.table_slots < 0:
+            raise ValueError("table_slots is 0 or a power of two")
         grid = np.frombuffer(self.start, dtype=np.uint8).astype(np.int64)
         pos = np.zeros(29, dtype=np.int64)
         for i, v in enumerate(self.start):
@@ -63,7 +71,7 @@ class JitDfs:
         st[jit.S_OPEN] = int(self.open_gaps)
         st[jit.S_PRUNE] = self.prune
         st[jit.S_BEST] = self.best_run_cards
-        table = np.zeros((self._table_size(), 3), dtype=np.int64)
+        table = np.zeros((self.table_slots or self._table_size(), 3), dtype=np.int64)
         keys.insert(table, *keys.start_key(self.start, self.symmetry))
         st[jit.S_COUNT] = 1
         path = np.zeros((PATH0, jit.PATH_COLUMNS), dtype=np.int64)
@@ -85,6 +93,9 @@ class JitDfs:
                 break
             if code == jit.GROW:
                 if (int(st[jit.S_COUNT]) + jit.MAX_CHILDREN) * 10 > table.shape[0] * 7:
+                    if self.max_table_slots and table.shape[0] * 2 > self.max_table_slots:
+                        status = "memory"  # the table may not grow: out of budget
+                        break
                     if CLOCK() + table.shape[0] * REHASH_SECONDS > self.deadline:
                         break  # no time left to double the table: a timeout
                     bigger = np.zeros((table.shape[0] * 2, 3), dtype=np.int64)

@@ -1,5 +1,6 @@
 // The daily deal page (docs/web.md, "Daily deal"): for each solitaire with a solver,
-// today's deal (the same for everyone, Copenhagen time), one ranked attempt (play or
+// today's deal (the same for everyone, Copenhagen time; its difficulty follows the weekday where the game
+// ships a table of rated deals), one ranked attempt (play or
 // continue it), the streak of days played, and a day's leaderboard (bonus, then fewer
 // moves, then less time) — today's or a past day's, with that day's deal to look at.
 
@@ -72,6 +73,8 @@ async function card(g) {
   return el("section", { class: "table-card daily-card", "data-game": g.key },
     el("h2", { text: t("daily.game_today", { game: name, day: info.day }) }),
     el("p", { class: "table-meta", text: t("daily.deal_line", { deal: info.deal }) }),
+    info.difficulty ? el("p", { class: "table-meta daily-difficulty", "data-level": info.difficulty,
+      text: t("daily.difficulty", { level: t(`difficulty.${info.difficulty}`) }) }) : "",
     el("p", { class: "table-meta daily-streak", text: t("daily.streak", { n: info.streak }) }),
     button, el("h3", { text: t("daily.leaderboard") }),
     el("label", { class: "inline" }, t("daily.day"), " ", days), boardBox);

@@ -42,6 +42,8 @@ export interface GameInfo {
   default_level: number | null;
   solver: boolean;
   winnable: boolean;
+  /** the flags of the shipped table of rated deals ("difficulty" works with these), or null */
+  difficulty: { [flag: string]: boolean } | null;
 }
 
 /** @wire GET /api/games */
@@ -121,6 +123,8 @@ export interface DailyInfo {
   day: string;
   start: number;
   deal: number;
+  /** the deal's level in the shipped table of rated deals (null: the game has none) */
+  difficulty: "easy" | "medium" | "hard" | null;
   /** the caller's match of the day, if started */
   attempt: string | null;
   streak: number;
@@ -246,6 +250,8 @@ export interface CreateMatchRequest {
   flags?: { [flag: string]: boolean };
   seats?: SeatSpec[];
   deal?: number | "random" | "winnable";
+  /** with "winnable": a rated deal of this difficulty (GameInfo.difficulty) */
+  difficulty?: "easy" | "medium" | "hard" | null;
   takeover_seconds?: number | null;
   player?: string;
   /** listed in the lobby (open tables) */

@@ -1,5 +1,6 @@
 // The start page: the registered games (GET /api/games) with a line each and how many
-// play; a solitaire starts with a new deal, a chosen deal number or a winnable deal; a table game opens a room with
+// play; a solitaire starts with a new deal, a chosen deal number or a winnable deal (of a chosen difficulty
+// where the game ships a table of rated deals); a table game opens a room with
 // seats for me, friends (invite links) and bots (a level of the game, or a named bot).  A shared link
 // (/?game=posthus&deal=7) preselects that deal.  Statistics and history: stats.js.
 
@@ -78,7 +79,25 @@ function solitaireForm(g) {
   const radios = el("fieldset", { class: "deal-choice" }, el("legend", { text: t("start.deal") }),
     opt("random", t("start.deal_random"), !shared),
     el("span", { class: "deal-number" }, opt("number", t("start.deal_number"), Boolean(shared)), number));
-  if (g.solver) radios.append(opt("winnable", t("start.deal_winnable"), false));
+  /** @type {HTMLSelectElement | null} */
+  let level = null;
+  if (g.solver) {
+    const winnable = opt("winnable", t("start.deal_winnable"), false);
+    if (g.difficulty) {
+      // The difficulty of a winnable deal: from the shipped table of rated deals, for
+      // the variant it was computed for (g.difficulty holds its flags).
+      level = el("select", { name: "difficulty", "aria-label": t("start.difficulty") });
+      level.append(el("option", { value: "", text: t("start.difficulty_any") }));
+      for (const k of ["easy", "medium", "hard"]) level.append(el("option", { value: k, text: t(`difficulty.${k}`) }));
+      level.addEventListener("change", () => {
+        const radio = form.querySelector('input[value="winnable"]');
+        if (radio instanceof HTMLInputElement) radio.checked = true;
+      });
+      radios.append(el("span", { class: "deal-number deal-difficulty" }, winnable, level));
+    } else {
+      radios.append(winnable);
+    }
+  }
   number.addEventListener("focus", () => {
     const radio = form.querySelector('input[value="number"]');
     if (radio instanceof HTMLInputElement) radio.checked = true;
@@ -101,7 +120,17 @@ function solitaireForm(g) {
         return;
       }
     }
-    start({ game: g.key, seats: ["me"], deal, flags: readFlags(form, g) }, button);
+    /** @type {CreateMatchRequest} */
+    const spec = { game: g.key, seats: ["me"], deal, flags: readFlags(form, g) };
+    if (mode === "winnable" && level && level.value) {
+      const rated = g.difficulty || {};
+      if (Object.keys(spec.flags || {}).some((f) => Boolean(spec.flags?.[f]) !== Boolean(rated[f]))) {
+        showMessage(t("start.difficulty_variant"), "error");
+        return;
+      }
+      spec.difficulty = /** @type {"easy" | "medium" | "hard"} */ (level.value);
+    }
+    start(spec, button);
   });
   return form;
 }
