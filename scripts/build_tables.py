@@ -18,7 +18,9 @@ Difficulty (docs/analysis.md, "Difficulty"), for the proven winnable deals only:
 mean of two percentile ranks among them — the search effort (more states, harder) and
 the playouts' loss share (fewer wins, harder) — times 100, so 0–100; ties share their
 mean rank.  The levels are its thirds: the easiest third of the deals ``easy``, the
-middle ``medium``, the hardest ``hard``.
+middle ``medium``, the hardest ``hard``.  Deals that only the long proof run decided
+are rated but not offered by the picker or the daily deal (level ``-``): the live
+solver behind the hint (2 s) cannot find their win, so it could not guide a player.
 """
 
 from __future__ import annotations
@@ -65,15 +67,17 @@ def read_solves(paths: list[Path], game: str, flags: str,
                 continue
             item = (str(row["verdict"]), int(row["nodes"]), float(row["seconds"]))
             old = best.get(deal)
-            if old is None:
-                best[deal] = item
-            elif item[0] != "unknown" and old[0] == "unknown":
-                best[deal] = item
-            elif item[0] != "unknown" and item[2] < old[2]:
-                best[deal] = item
-            elif item[0] == old[0] == "unknown" and item[2] > old[2]:
+            if old is None or better(item, old):
                 best[deal] = item
     return best
+
+
+def better(item: tuple[str, int, float], old: tuple[str, int, float]) -> bool:
+    """A decided verdict beats an unknown; among decided ones the shorter limit, among
+    unknown ones the longer."""
+    if (item[0] == "unknown") != (old[0] == "unknown"):
+        return old[0] == "unknown"
+    return item[2] < old[2] if item[0] != "unknown" else item[2] > old[2]
 
 
 def read_deep(path: Path | None) -> dict[int, tuple[str, int]]:
@@ -148,7 +152,8 @@ def main() -> None:
     r_loss = ranks([1.0 - share[d] for d in won])
     score = {d: round(50 * (a + b)) for d, a, b in zip(won, r_effort, r_loss, strict=True)}
     order = sorted(won, key=lambda d: (score[d], d))
-    level = {d: "emh"[min(2, 3 * i // len(order))] for i, d in enumerate(order)}
+    level = {d: "emh"[min(2, 3 * i // len(order))] for i, d in enumerate(order)
+             if source[d] != "deep"}  # offered only where the live hint can find the win
     data = {"game": game, "flags": flags, "first": deals.start,
             "verdicts": "".join(LETTER[verdict[d]] for d in deals),
             "difficulty": [score.get(d, -1) for d in deals],

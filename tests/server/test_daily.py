@@ -1,5 +1,5 @@
 """The daily deal against the real app and SQLite (issue 15): today's Posthus deal is
-the one the documented rule gives (recomputed here with the solver), the same for
+the one the documented rule gives (recomputed here from the shipped table), the same for
 everyone; one ranked attempt per player and day; the leaderboard ranks a won game
 above a resigned one and leaves an unfinished one unranked; the streak counts days."""
 
@@ -14,7 +14,8 @@ import httpx
 from tests.server.live import Client, LiveServer
 
 from spillebord import games, solvers
-from spillebord.server.daily import start_of, streak
+from spillebord.server.daily import level_of, start_of, streak
+from spillebord.solvers import tables
 
 GAME = "posthus"
 
@@ -59,9 +60,12 @@ async def test_the_daily_deal(server: LiveServer) -> None:
         day = datetime.now(ZoneInfo("Europe/Copenhagen")).date().isoformat()
         assert info["day"] == day and info["start"] == start_of(GAME, day)
         assert info["attempt"] is None and info["streak"] == 0
-        # The documented rule: the first deal from start the solver proves winnable.
-        deal = solvers.load(GAME).pick_winnable_deal(info["start"], 5.0)
-        assert info["deal"] == deal
+        # The documented rule: the day's difficulty by weekday, entry start mod n of the
+        # shipped table's winnable deals of that difficulty.
+        pool = tables.winnable_deals(GAME, level_of(day))
+        deal = pool[info["start"] % len(pool)]
+        assert info["deal"] == deal and info["difficulty"] == level_of(day)
+        assert tables.verdict(GAME, deal, {}) == "winnable"
         assert (await http.get(f"/api/daily/{GAME}", headers=b)).json()["deal"] == deal
         plays = {}
         for who in (a, b, c):

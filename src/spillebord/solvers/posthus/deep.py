@@ -48,13 +48,14 @@ def table_slots_for(memory_bytes: int) -> int:
     return slots
 
 
-def prove(state: State, seconds: float, memory_bytes: int) -> DeepResult:
+def prove(state: State, seconds: float, memory_bytes: int,
+          first_seconds: float = FIRST_SECONDS) -> DeepResult:
     """The verdict of the current round within ``seconds`` (wall) and a table of at
-    most ``memory_bytes``."""
+    most ``memory_bytes``; the live schedule gets the first ``first_seconds``."""
     st = _posthus(state)
     slots = table_slots_for(memory_bytes)
     began, cpu0 = time.perf_counter(), time.process_time()
-    first = solve(st, min(FIRST_SECONDS, seconds))
+    first = solve(st, min(first_seconds, seconds))
     if first.verdict != "unknown":
         return DeepResult(first.verdict, first.line, first.nodes, 0,
                           time.process_time() - cpu0, time.perf_counter() - began, 0,
