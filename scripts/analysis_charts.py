@@ -28,7 +28,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
-import pyarrow.parquet as pq
+
+from spillebord.analysis import schema, store
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = {("posthus", ""): "Posthuskabalen (strict)",
@@ -53,7 +54,7 @@ Row = dict[str, object]
 def load(paths: list[Path]) -> list[Row]:
     rows: list[Row] = []
     for p in paths:
-        rows.extend(pq.read_table(p, columns=[
+        rows.extend(store.read_table(p, schema.SOLVE).select([
             "game", "flags", "clock", "seconds", "node_limit", "deal", "verdict", "nodes",
             "cpu_seconds"]).to_pylist())
     return rows

@@ -32,9 +32,8 @@ import math
 import time
 from pathlib import Path
 
-import pyarrow.parquet as pq
-
 from spillebord import games
+from spillebord.analysis import schema, store
 
 ROOT = Path(__file__).resolve().parent.parent
 LETTER = {"winnable": "w", "unwinnable": "u", "unknown": "?"}
@@ -59,8 +58,8 @@ def read_solves(paths: list[Path], game: str, flags: str,
     the longest limit's unknown)."""
     best: dict[int, tuple[str, int, float]] = {}
     for path in paths:
-        t = pq.read_table(path, columns=["game", "flags", "seconds", "deal", "verdict",
-                                         "nodes"]).to_pylist()
+        t = store.read_table(path, schema.SOLVE).select(
+            ["game", "flags", "seconds", "deal", "verdict", "nodes"]).to_pylist()
         for row in t:
             deal = int(row["deal"])
             if row["game"] != game or row["flags"] != flags or deal not in deals:

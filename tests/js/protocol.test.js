@@ -15,7 +15,7 @@ const DTS = readFileSync(`${JS}protocol.d.ts`, "utf8");
 // by_game, a bot's name and option names in bot_options, a variant flag, a bot option).
 /** @type {{ [section: string]: string[] }} */
 const MAP_KEYS = {
-  "GET /api/games": ["random", "playouts", "policy"],
+  "GET /api/games": ["random", "playouts", "policy", "open_gaps"],
   "POST /api/matches": ["nearest_first"],
   "GET /api/players/{player_id}/stats": ["posthus"],
   "← error": ["card", "place", "left"],

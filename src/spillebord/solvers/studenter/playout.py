@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 
+from spillebord.core.protocol import State
 from spillebord.games.studenter import GAME
 from spillebord.games.studenter.state import RESIGN
 from spillebord.solvers.studenter.hint import heuristic_rank
@@ -27,13 +28,13 @@ UNDOES = {"row>waste": "waste>row", "waste>row": "row>waste"}
 
 
 def playout(deal: int, rng: random.Random) -> bool:
-    state = GAME.new(deal=deal)
+    state: State = GAME.new(deal=deal)
     last = ""
     for _ in range(MAX_ACTIONS):
         if state.outcome is not None:
             break
-        options = [a for a in state.legal_actions()
-                   if a != RESIGN and UNDOES.get(a) != last]
+        options = [str(a) for a in state.legal_actions()
+                   if a != RESIGN and UNDOES.get(str(a)) != last]
         if not options:
             return False
         if rng.random() < WANDER:
