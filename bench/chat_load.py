@@ -232,14 +232,25 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def waited_seconds(pid: int) -> float:
+    """Seconds the server's event loop thread (its main thread) was ready to run but
+    waited for a CPU (Linux schedstat): how much the rest of the machine held it back."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def sample_cpu(pid: int, windows: list[tuple[float, float, bool]],
-               out: dict[bool, float]) -> None:
-    """Add the server's CPU seconds in the counted part of each window to ``out``."""
+               out: dict[bool, float], waited: dict[bool, float]) -> None:
+    """Add the server's CPU seconds (and its loop's seconds waiting for a CPU) in the
+    counted part of each window to ``out`` (``waited``)."""
     for start, end, on in windows:
         time.sleep(max(0.0, start + SETTLE - time.time()))
-        before = cpu_seconds(pid)
+        before, wait_before = cpu_seconds(pid), waited_seconds(pid)
         time.sleep(max(0.0, end - time.time()))
         out[on] = out.get(on, 0.0) + cpu_seconds(pid) - before
+        waited[on] = waited.get(on, 0.0) + waited_seconds(pid) - wait_before
 
 
 def measure(base: str, server_pid: int, args: argparse.Namespace,
@@ -263,7 +274,9 @@ def measure(base: str, server_pid: int, args: argparse.Namespace,
                                                  client_cpus))
     games.start()
     cpu: dict[bool, float] = {}
-    sampler = threading.Thread(target=sample_cpu, args=(server_pid, windows, cpu), daemon=True)
+    waited: dict[bool, float] = {}
+    sampler = threading.Thread(target=sample_cpu, args=(server_pid, windows, cpu, waited),
+                               daemon=True)
     sampler.start()
     got: dict[str, Any] = {}
     while len(got) < 2:
@@ -294,12 +307,13 @@ def measure(base: str, server_pid: int, args: argparse.Namespace,
                          f"{statistics.median(h) * 1e3 if h else float('nan'):.0f} ms, "
                          f"p99 {pct(h, 0.99) * 1e3:.0f} ms")
         rows.append((f"chat {'on' if on else 'off'}", f"{100 * cpu[on] / secs:.0f} %",
+                     f"{100 * waited[on] / secs:.0f} %",
                      f"{len(lat) / secs:.0f}/s",
                      f"{statistics.median(lat) * 1e3 if lat else float('nan'):.1f}",
                      f"{p99[on] * 1e3:.1f}", f"{max(lat, default=0) * 1e3:.1f}", chat_cell))
     said_on = len(in_windows(said, windows, True)[0])
     per_line = (cpu[True] - cpu[False]) / said_on if said_on else float("nan")
-    rows.append(("p99 on/off", f"+{per_line * 1e6:.0f} µs/line", "", "",
+    rows.append(("p99 on/off", f"+{per_line * 1e6:.0f} µs/line", "", "", "",
                  f"{p99[True] / p99[False]:.2f}", "", "target ≤ 1.20"))
     return rows
 
@@ -340,7 +354,8 @@ def main() -> None:
                         f"({args.rooms} rooms, {args.lines:g} lines/s asked), "
                         f"{args.windows} windows of {args.seconds:g} s, off/on alternating"
                         f"{', server and clients on separate cores' if args.pin else ''}")
-    for col in ("phase", "server CPU", "actions", "median ms", "p99 ms", "max ms", "chat"):
+    for col in ("phase", "server CPU", "loop waited for a CPU", "actions", "median ms",
+                "p99 ms", "max ms", "chat"):
         table.add_column(col)
     for row in rows:
         table.add_row(*row)
