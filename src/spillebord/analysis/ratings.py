@@ -141,8 +141,11 @@ def rich_table(ladder: Ladder) -> Table:
 def draw_ladders(ladders: list[Ladder], out: Path) -> None:
     """Each ladder as a panel: the bots top to bottom by μ, a dot at μ and a bar over
     the 95% interval (SVG or PNG by the file name; SVGs are byte-for-byte reproducible)."""
-    import matplotlib
-
+    try:
+        import matplotlib
+    except ImportError:
+        raise ValueError("the ladder chart needs matplotlib: pip install -e '.[research]'"
+                         ) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
