@@ -296,3 +296,31 @@ async def test_a_new_lobby_socket_is_not_sent_its_snapshot_again(
                 if msg["t"] == "table" and msg["d"]["match_id"] in made:
                     again.append(msg["d"]["match_id"])
         assert again == []
+
+
+async def test_a_table_whose_game_ends_leaves_the_live_lobby(
+        server: LiveServer, http: httpx.AsyncClient) -> None:
+    """A public table whose game ends while a seat is still free (nobody took it; the
+    takeover bot played it) is told ``gone`` to the lobby sockets when the game ends —
+    before, it stayed listed there until its next change, and taking its seat answered
+    ``match_over``."""
+    host = await named_guest(http, f"Slut {time.time_ns() % 10**6}")
+    async with websockets.connect(f"{server.ws}/ws/lobby") as lobby:
+        await lobby.recv()  # the snapshot
+        made = await open_table(http, host, seats=2, takeover_seconds=5)
+        match_id = made["match_id"]
+        c = await Client.open(server.ws, match_id, made["token"])
+        await c.expect("welcome")
+        final = await asyncio.wait_for(play_randomly(c, random.Random(3)), 60)
+        assert final["outcome"] is not None
+        await c.close()
+        table = listed((await http.get("/api/lobby")).json()["tables"], match_id)
+        assert table is None  # (a snapshot never listed a finished game)
+
+        async def gone() -> None:
+            while True:
+                msg = json.loads(await lobby.recv())
+                if msg["t"] == "gone" and msg["d"]["match_id"] == match_id:
+                    return
+
+        await asyncio.wait_for(gone(), 5)

@@ -183,3 +183,4 @@ class Repository:
                      when: datetime) -> None:
         conn.execute(update(matches).where(matches.c.id == match_id)
                      .values(status="finished", outcome=outcome, finished=when))
+        touch(conn, match_id, when)  # an open table's end reaches the live lobbies
