@@ -13,7 +13,9 @@ A step is one decision: the acting agent's observation and mask are read (Pettin
 time is ``time.process_time()`` of this process (one core); episodes restart as needed.
 The draw is Python's ``random.Random.choice`` for every environment: numpy's
 ``Generator.choice`` costs ≈ 4.5 µs a call, more than some environments' whole step, and
-it is the policy's cost, not the environment's.
+it is the policy's cost, not the environment's.  Likewise the legal indices are read
+from a mask with ``mask.nonzero()[0]`` (``np.flatnonzero`` does the same through two
+more Python-level calls: ≈ 0.6 µs more a step).
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import gymnasium
-import numpy as np
 from rich.console import Console
 from rich.table import Table
 
@@ -48,7 +49,7 @@ def table_steps(make: Callable[[int], TableEnv], seats: int, steps: int,
             if term or trunc:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            env.step(int(rng.choice(obs["action_mask"].nonzero()[0])))
             n += 1
     return n
 
@@ -60,7 +61,7 @@ def gym_steps(env_id: str, steps: int, rng: random.Random) -> int:
         _, info = env.reset(seed=rng.randrange(2**31))
         done = False
         while not done and n < steps:
-            legal = np.flatnonzero(info["action_mask"])
+            legal = info["action_mask"].nonzero()[0]
             _, _, term, trunc, info = env.step(int(rng.choice(legal)))
             done = term or trunc
             n += 1

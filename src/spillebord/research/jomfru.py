@@ -12,16 +12,19 @@ Actions (``6 + n``): 0 ``turn``, 1 ``centre``, 2 ``keep``, 3 … 6 ``c1`` … ``
 ``6 + r`` (r = 1 … n−1) onto the face-up top of seat ``(seat + r) mod n`` (``pN``).
 
 ``JomfruTracker`` is the environments' fast path (docs/research.md, "Speed"): one
-table-wide vector in absolute seat order, rewritten only where the state's public parts
-changed (piles are compared by identity — the engine shares unchanged tuples), and one
-``take`` that rotates it to the observer.  It reads pile sizes, face-up piles, centre
+table-wide vector kept in the frame of the seat last observed as the mover, rewritten
+only where the state's public parts changed (piles are compared by identity — the
+engine shares unchanged tuples); that seat's observation is a copy, another seat's one
+``take`` that rotates the vector.  It reads pile sizes, face-up piles, centre
 piles, the turned card, the going-out order, recycling and the counters — never a
 face-down card — and is tested equal to ``observe(view)``.
 """
 
 from __future__ import annotations
 
-from typing import Protocol, cast
+from itertools import compress
+from operator import is_not
+from typing import Protocol, cast, overload
 
 import numpy as np
 
@@ -113,7 +116,15 @@ class _Floats(Protocol):
 
     def __getitem__(self, index: int) -> float: ...
 
+    @overload
     def __setitem__(self, index: int, value: float) -> None: ...
+
+    @overload
+    def __setitem__(self, index: slice, value: _Floats) -> None: ...
+
+
+# a seat block's face-up top and face-up cards, cleared (copied in by slice)
+_NO_UP = cast(_Floats, np.zeros(2 * N, dtype=np.float32).data)
 
 
 class JomfruTracker(Tracker):
@@ -121,7 +132,10 @@ class JomfruTracker(Tracker):
 
     It remembers the public parts of the last state it encoded (at first: an empty
     table, which is what the all-zero vector encodes) and writes only their differences;
-    every difference is handled for any two states, consecutive or not."""
+    every difference is handled for any two states, consecutive or not.  The vector is
+    kept in one observer's frame (``_frame``): that seat's observation is a plain copy,
+    another seat's one ``take``; when the seat to move asks, the vector moves to its
+    frame (the mover is the one observed at almost every step)."""
 
     def __init__(self, codec: JomfruCodec) -> None:
         n = self.seats = codec.seats
@@ -129,69 +143,86 @@ class JomfruTracker(Tracker):
         g = self._globals = codec._globals
         self._turned_at = g + n
         self._centre_at = g + n + N
-        self._src = np.zeros(self.size, dtype=np.float32)  # absolute seat order
+        self._seat_range = range(n)
+        blocks = np.arange(g)
+        # _rot[r] turns seat f's observation into seat (f + r)'s
+        self._rot = [np.concatenate([np.roll(blocks, -r * SEAT_BLOCK),
+                                     g + (r + np.arange(n)) % n,
+                                     np.arange(g + n, self.size)]) for r in range(n)]
+        # per frame f: where seat s's block and its to-move entry are
+        self._blocks = [tuple(((s - f) % n) * SEAT_BLOCK for s in range(n))
+                        for f in range(n)]
+        self._movers = [tuple(g + (s - f) % n for s in range(n)) for f in range(n)]
+        self._src = np.zeros(self.size, dtype=np.float32)
         # float item writes through the buffer, without numpy's per-call cost
         self._mv = cast(_Floats, self._src.data)
-        blocks = np.arange(g)
-        self._perm = [np.concatenate([np.roll(blocks, -me * SEAT_BLOCK),
-                                      g + (me + np.arange(n)) % n,
-                                      np.arange(g + n, self.size)]) for me in range(n)]
+        self._frame = 0
+        self._blk, self._tm = self._blocks[0], self._movers[0]
         self._state: JomfruState | None = None
         empty: tuple[Pile, ...] = ((),) * n
         self._down, self._up, self._centre = empty, empty, empty[:0]
-        self._held = [0] * n
         self._mover = -1  # the seat holding the turned card (-1: none)
         self._out: tuple[int, ...] = ()
         self._recycled: tuple[bool, ...] = (False,) * n
         self._to_move: int | None = None
         self._turned: str | None = None
-        self._turns = 0.0
+        self._turns = 0
 
     def observe(self, state: State, seat: int) -> np.ndarray:
         if state is not self._state:
             assert isinstance(state, JomfruState)
             self._sync(state)
             self._state = state
-        return self._src.take(self._perm[seat])
+        frame = self._frame
+        if seat == frame:
+            return self._src.copy()
+        rot = self._rot[(seat - frame) % self.seats]
+        if seat != self._to_move:
+            return self._src.take(rot)
+        # the seat to move: its frame becomes the tracker's
+        src = self._src = self._src.take(rot)
+        self._mv = cast(_Floats, src.data)
+        self._frame = seat
+        self._blk, self._tm = self._blocks[seat], self._movers[seat]
+        return src.copy()
 
     def _sync(self, st: JomfruState) -> None:
-        mv, n = self._mv, self.seats
-        down, up, old_down, old_up = st.down, st.up, self._down, self._up
-        turned, to_move = st.turned, st.to_move
+        mv, blk = self._mv, self._blk
+        down, up, turned = st.down, st.up, st.turned
         mover = st.turn if turned is not None else -1
-        recount = [mover, self._mover] if mover != self._mover else []
-        if down is not old_down:
-            for s, (d, was) in enumerate(zip(down, old_down, strict=True)):
-                if d is not was:
-                    mv[s * SEAT_BLOCK] = len(d) / N
-                    recount.append(s)
+        touched: list[int] = []  # seats whose cards held may have changed
+        if down is not self._down:
+            for s in compress(self._seat_range, map(is_not, down, self._down)):
+                mv[blk[s]] = len(down[s]) / N
+                touched.append(s)
             self._down = down
-        if up is not old_up:
-            for s, (u, was) in enumerate(zip(up, old_up, strict=True)):
-                if u is not was:
-                    self._write_up(s, u, was)
-                    recount.append(s)
+        if up is not self._up:
+            old_up = self._up
+            for s in compress(self._seat_range, map(is_not, up, old_up)):
+                self._write_up(blk[s], up[s], old_up[s])
+                touched.append(s)
             self._up = up
-        held = self._held
-        for s in recount:
-            if s >= 0:
-                h = len(down[s]) + len(up[s]) + (s == mover)
-                if h != held[s]:
-                    held[s] = h
-                    mv[s * SEAT_BLOCK + 2] = h / N
-        self._mover = mover
+        was = self._mover
+        if mover != was:
+            self._mover = mover
+            if mover >= 0 and mover not in touched:
+                touched.append(mover)
+            if was >= 0 and was not in touched:
+                touched.append(was)
+        for s in touched:
+            mv[blk[s] + 2] = (len(down[s]) + len(up[s]) + (s == mover)) / N
         if st.out is not self._out:
             self._write_out(st.out)
         if st.recycled is not self._recycled:
-            for s in range(n):
-                mv[s * SEAT_BLOCK + 5] = 1.0 if st.recycled[s] else 0.0
+            for s in self._seat_range:
+                mv[blk[s] + 5] = 1.0 if st.recycled[s] else 0.0
             self._recycled = st.recycled
-        g = self._globals
+        to_move = None if st.done else st.turn
         if to_move != self._to_move:
             if self._to_move is not None:
-                mv[g + self._to_move] = 0.0
+                mv[self._tm[self._to_move]] = 0.0
             if to_move is not None:
-                mv[g + to_move] = 1.0
+                mv[self._tm[to_move]] = 1.0
             self._to_move = to_move
         if turned != self._turned:
             at = self._turned_at
@@ -202,36 +233,36 @@ class JomfruTracker(Tracker):
             self._turned = turned
         if st.centre is not self._centre:
             self._write_centre(st.centre)
-        turns = st.turns / st.limit
-        if turns != self._turns:
-            mv[self.size - 1] = self._turns = turns
+        if st.turns != self._turns:
+            self._turns = st.turns
+            mv[self.size - 1] = st.turns / st.limit
 
-    def _write_up(self, s: int, pile: Pile, old: Pile) -> None:
-        mv, src = self._mv, self._src
-        at = s * SEAT_BLOCK
+    def _write_up(self, at: int, pile: Pile, old: Pile) -> None:
+        """Seat block ``at``: the face-up pile ``old`` became ``pile``."""
+        mv = self._mv
         mv[at + 1] = len(pile) / N
         if len(pile) == len(old) + 1 and pile[:-1] == old:  # one card laid on
             if old:
                 mv[at + 6 + CARD[old[-1]]] = 0.0
         else:
-            src[at + 6:at + 6 + 2 * N] = 0.0
-            if len(pile) > 1:
-                src[[at + 6 + N + CARD[c] for c in pile[:-1]]] = 1.0
+            mv[at + 6:at + 6 + 2 * N] = _NO_UP
+            for c in pile[:-1]:
+                mv[at + 6 + N + CARD[c]] = 1.0
         if pile:
             mv[at + 6 + CARD[pile[-1]]] = 1.0
             mv[at + 6 + N + CARD[pile[-1]]] = 1.0
 
     def _write_out(self, out: tuple[int, ...]) -> None:
-        mv, n = self._mv, self.seats
+        mv, blk, n = self._mv, self._blk, self.seats
         if out[:-1] != self._out:
             for s in self._out:
-                mv[s * SEAT_BLOCK + 3] = mv[s * SEAT_BLOCK + 4] = 0.0
+                mv[blk[s] + 3] = mv[blk[s] + 4] = 0.0
             done = 0
         else:
             done = len(self._out)
         for i in range(done, len(out)):
-            mv[out[i] * SEAT_BLOCK + 3] = 1.0
-            mv[out[i] * SEAT_BLOCK + 4] = (i + 1) / n
+            mv[blk[out[i]] + 3] = 1.0
+            mv[blk[out[i]] + 4] = (i + 1) / n
         self._out = out
 
     def _write_centre(self, centre: tuple[Pile, ...]) -> None:

@@ -108,11 +108,14 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         key = (mover, *legal)
         known = self._masks.get(key)
         if known is None:
-            actions = self.codec.actions(self._view(mover), legal)
+            seat_only = self.codec.seat_only_actions
+            # a seat-only codec's index reads nothing of the view but the seat
+            actions = self.codec.actions({"seat": mover} if seat_only else self._view(mover),
+                                         legal)
             mask = np.zeros(self.codec.n_actions, dtype=np.int8)
             mask[list(actions)] = 1
             known = (actions, _frozen(mask))
-            if self.codec.seat_only_actions:
+            if seat_only:
                 self._masks[key] = known
         self._legal, self._mask = known
 
@@ -142,24 +145,27 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         return cached
 
     def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._to_move is None:  # the game is over: every agent is terminated
             self._was_dead_step(action)
             return
-        assert self.state_ is not None
         legal = None if action is None else self._legal.get(int(action))
         if legal is None:
-            raise ValueError(f"action {action!r} is not legal for {agent} "
+            raise ValueError(f"action {action!r} is not legal for {self.agent_selection} "
                              f"(legal: {sorted(self._legal)})")
-        self._cumulative_rewards[agent] = 0.0
+        # (rewards are all 0 until the game ends, so the mover's cumulative reward
+        # already is 0 here)
+        assert self.state_ is not None
         self._set(self.state_.apply_legal(legal))
-        outcome = self.state_.outcome
-        if outcome is not None:
+        mover = self._to_move
+        if mover is None:
+            outcome = self.state_.outcome
+            assert outcome is not None
             for a in self.agents:
                 self.rewards[a] = reward(outcome, self._seat[a])
                 self.terminations[a] = True
             self._accumulate_rewards()
-        self.agent_selection = self._mover()
+            mover = 0
+        self.agent_selection = self.possible_agents[mover]
 
     def render(self) -> str | None:
         if self.render_mode is None or self.state_ is None:

@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 Piles = tuple[tuple[str, ...], ...]
 
 
+_new_object = object.__new__
+
+
 def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*items[:index], value, *items[index + 1:])
 
@@ -46,8 +49,8 @@ def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 class JomfruState(State):
     """One position of a game; immutable (every field is a tuple or a scalar)."""
 
-    __slots__ = ("_legal", "centre", "done", "down", "limit", "nearest_first", "out",
-                 "recycled", "turn", "turned", "turns", "up")
+    __slots__ = ("_legal", "centre", "deal", "done", "down", "flags", "game", "limit",
+                 "nearest_first", "out", "recycled", "seats", "turn", "turned", "turns", "up")
 
     def __init__(self, game: Game, seats: int, deal: int, flags: Mapping[str, bool],
                  turn: int, down: Piles, up: Piles, centre: Piles, turned: str | None,
@@ -123,10 +126,32 @@ class JomfruState(State):
         return self._next(next_holder(t, self.seats, out), down, up, centre, None, out,
                           self.turns + 1, self.recycled)
 
+    # ``State.apply_legal`` (an action from ``legal_actions()``, not checked again)
+    # without the extra call: the environments' and bots' hot path.
+    apply_legal = _apply
+
     def _next(self, turn: int, down: Piles, up: Piles, centre: Piles, turned: str | None,
               out: tuple[int, ...], turns: int, recycled: tuple[bool, ...]) -> JomfruState:
-        return JomfruState(self.game, self.seats, self.deal, self.flags, turn, down, up,
-                           centre, turned, out, turns, self.limit, recycled)
+        """The successor state: ``__init__``'s fields, the game's constants copied
+        (the engine's hot path: no call of ``__init__``, no flag look-up)."""
+        new = _new_object(type(self))
+        new.game = self.game
+        new.seats = seats = self.seats
+        new.deal = self.deal
+        new.flags = self.flags
+        new.nearest_first = self.nearest_first
+        new.limit = limit = self.limit
+        new.turn = turn
+        new.down = down
+        new.up = up
+        new.centre = centre
+        new.turned = turned
+        new.out = out
+        new.turns = turns
+        new.recycled = recycled
+        new.done = len(out) >= seats - 1 or turns >= limit
+        new._legal = None
+        return new
 
     def cards_held(self, seat: int) -> int:
         """Face-down + face-up cards of ``seat`` (+ the turned card if it is theirs)."""
