@@ -71,9 +71,15 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def pin(cpus: set[int] | None) -> None:
-    """Keep this process (and the threads it starts) on ``cpus`` (None: anywhere)."""
+    """Keep this client process (and the threads it starts) on ``cpus`` (None:
+    anywhere), on uvloop when it is installed (less of the clients' CPU per message)."""
     if cpus:
         os.sched_setaffinity(0, cpus)
+    try:
+        import uvloop
+    except ImportError:
+        return
+    uvloop.install()
 
 
 def start_server(tmp: Path, cpus: set[int] | None) -> tuple[subprocess.Popen[bytes], str]:
@@ -84,7 +90,8 @@ def start_server(tmp: Path, cpus: set[int] | None) -> tuple[subprocess.Popen[byt
            "SPILLEBORD_WARM": "0"}
     proc = subprocess.Popen([exe, "serve", "--port", str(port), "--db", f"sqlite:///{tmp}/c.db"],
                             stdout=subprocess.DEVNULL, stderr=(tmp / "server.log").open("wb"),
-                            cwd=ROOT, env=env, preexec_fn=lambda: pin(cpus))
+                            cwd=ROOT, env=env,
+                            preexec_fn=lambda: os.sched_setaffinity(0, cpus) if cpus else None)
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
