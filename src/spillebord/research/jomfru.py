@@ -22,8 +22,6 @@ face-down card — and is tested equal to ``observe(view)``.
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import is_not
 from typing import Protocol, cast, overload
 
 import numpy as np
@@ -37,6 +35,10 @@ CARDS: tuple[str, ...] = tuple(one_deck())
 CARD: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
 N = len(CARDS)
 SEAT_BLOCK = 6 + 2 * N
+# offsets inside a seat block: a card as the face-up top, as one of the face-up cards
+TOP: dict[str, int] = {c: 6 + i for c, i in CARD.items()}
+FACE_UP: dict[str, int] = {c: 6 + N + i for c, i in CARD.items()}
+FRACTION: list[float] = [k / N for k in range(N + 1)]  # a count of cards / 52
 FIXED = {"turn": 0, "centre": 1, "keep": 2, "c1": 3, "c2": 4, "c3": 5, "c4": 6}
 
 
@@ -192,14 +194,27 @@ class JomfruTracker(Tracker):
         mover = st.turn if turned is not None else -1
         touched: list[int] = []  # seats whose cards held may have changed
         if down is not self._down:
-            for s in compress(self._seat_range, map(is_not, down, self._down)):
-                mv[blk[s]] = len(down[s]) / N
-                touched.append(s)
+            old_down = self._down
+            for s in self._seat_range:  # (a plain loop beats compress/map here)
+                if down[s] is not old_down[s]:
+                    mv[blk[s]] = FRACTION[len(down[s])]
+                    touched.append(s)
             self._down = down
         if up is not self._up:
             old_up = self._up
-            for s in compress(self._seat_range, map(is_not, up, old_up)):
-                self._write_up(blk[s], up[s], old_up[s])
+            for s in self._seat_range:
+                pile, before = up[s], old_up[s]
+                if pile is before:
+                    continue
+                at = blk[s]
+                if len(pile) == len(before) + 1 and pile[:-1] == before:  # one card laid on
+                    mv[at + 1] = FRACTION[len(pile)]
+                    if before:
+                        mv[at + TOP[before[-1]]] = 0.0
+                    mv[at + TOP[pile[-1]]] = 1.0
+                    mv[at + FACE_UP[pile[-1]]] = 1.0
+                else:
+                    self._write_up(at, pile)
                 touched.append(s)
             self._up = up
         was = self._mover
@@ -210,7 +225,7 @@ class JomfruTracker(Tracker):
             if was >= 0 and was not in touched:
                 touched.append(was)
         for s in touched:
-            mv[blk[s] + 2] = (len(down[s]) + len(up[s]) + (s == mover)) / N
+            mv[blk[s] + 2] = FRACTION[len(down[s]) + len(up[s]) + (s == mover)]
         if st.out is not self._out:
             self._write_out(st.out)
         if st.recycled is not self._recycled:
@@ -237,20 +252,15 @@ class JomfruTracker(Tracker):
             self._turns = st.turns
             mv[self.size - 1] = st.turns / st.limit
 
-    def _write_up(self, at: int, pile: Pile, old: Pile) -> None:
-        """Seat block ``at``: the face-up pile ``old`` became ``pile``."""
+    def _write_up(self, at: int, pile: Pile) -> None:
+        """Seat block ``at``: the face-up pile is ``pile`` (written afresh)."""
         mv = self._mv
-        mv[at + 1] = len(pile) / N
-        if len(pile) == len(old) + 1 and pile[:-1] == old:  # one card laid on
-            if old:
-                mv[at + 6 + CARD[old[-1]]] = 0.0
-        else:
-            mv[at + 6:at + 6 + 2 * N] = _NO_UP
-            for c in pile[:-1]:
-                mv[at + 6 + N + CARD[c]] = 1.0
+        mv[at + 1] = FRACTION[len(pile)]
+        mv[at + 6:at + 6 + 2 * N] = _NO_UP
         if pile:
-            mv[at + 6 + CARD[pile[-1]]] = 1.0
-            mv[at + 6 + N + CARD[pile[-1]]] = 1.0
+            mv[at + TOP[pile[-1]]] = 1.0
+        for c in pile:
+            mv[at + FACE_UP[c]] = 1.0
 
     def _write_out(self, out: tuple[int, ...]) -> None:
         mv, blk, n = self._mv, self._blk, self.seats

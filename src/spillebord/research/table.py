@@ -18,6 +18,7 @@ are built once from the view and then shared — masks are read-only arrays.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -70,6 +71,7 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self._no_moves = _frozen(np.zeros(codec.n_actions, dtype=np.int8))
         self._mask: np.ndarray = self._no_moves
         self._views: dict[int, JSON] = {}
+        self._views_of: State | None = None  # the state whose views _views holds
         self._tracker = codec.tracker()
         self._masks: dict[tuple[Any, ...], tuple[dict[int, Action], np.ndarray]] = {}
 
@@ -99,7 +101,6 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     def _set(self, state: State) -> None:
         self.state_ = state
         self._cache = {}
-        self._views = {}
         mover = self._to_move = state.to_move
         if mover is None:
             self._legal, self._mask = {}, self._no_moves
@@ -108,22 +109,29 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         key = (mover, *legal)
         known = self._masks.get(key)
         if known is None:
-            seat_only = self.codec.seat_only_actions
-            # a seat-only codec's index reads nothing of the view but the seat
-            actions = self.codec.actions({"seat": mover} if seat_only else self._view(mover),
-                                         legal)
-            mask = np.zeros(self.codec.n_actions, dtype=np.int8)
-            mask[list(actions)] = 1
-            known = (actions, _frozen(mask))
-            if seat_only:
+            known = self._encode_legal(mover, legal)
+            if self.codec.seat_only_actions:
                 self._masks[key] = known
         self._legal, self._mask = known
 
+    def _encode_legal(self, mover: int, legal: Sequence[Action]) -> tuple[dict[int, Action],
+                                                                      np.ndarray]:
+        """Index → legal action and the (read-only) mask of the seat to move."""
+        # a seat-only codec's index reads nothing of the view but the seat
+        view = {"seat": mover} if self.codec.seat_only_actions else self._view(mover)
+        actions = self.codec.actions(view, legal)
+        row = bytearray(self.codec.n_actions)
+        for i in actions:
+            row[i] = 1
+        return actions, np.frombuffer(bytes(row), dtype=np.int8)  # read-only: shared
+
     def _view(self, seat: int) -> JSON:
         """The seat's view of the current state, built once per state."""
+        assert self.state_ is not None
+        if self._views_of is not self.state_:
+            self._views, self._views_of = {}, self.state_
         view = self._views.get(seat)
         if view is None:
-            assert self.state_ is not None
             view = self._views[seat] = self.state_.view(seat)
         return view
 
