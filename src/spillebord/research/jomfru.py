@@ -192,13 +192,15 @@ class JomfruTracker(Tracker):
         mv, blk = self._mv, self._blk
         down, up, turned = st.down, st.up, st.turned
         mover = st.turn if turned is not None else -1
-        touched: list[int] = []  # seats whose cards held may have changed
+        # cards held (down + up + the turned card) is written for every seat whose piles
+        # changed and for the old and new holder of the turned card
         if down is not self._down:
             old_down = self._down
             for s in self._seat_range:  # (a plain loop beats compress/map here)
                 if down[s] is not old_down[s]:
-                    mv[blk[s]] = FRACTION[len(down[s])]
-                    touched.append(s)
+                    at = blk[s]
+                    mv[at] = FRACTION[len(down[s])]
+                    mv[at + 2] = FRACTION[len(down[s]) + len(up[s]) + (s == mover)]
             self._down = down
         if up is not self._up:
             old_up = self._up
@@ -215,17 +217,15 @@ class JomfruTracker(Tracker):
                     mv[at + FACE_UP[pile[-1]]] = 1.0
                 else:
                     self._write_up(at, pile)
-                touched.append(s)
+                mv[at + 2] = FRACTION[len(down[s]) + len(pile) + (s == mover)]
             self._up = up
         was = self._mover
         if mover != was:
             self._mover = mover
-            if mover >= 0 and mover not in touched:
-                touched.append(mover)
-            if was >= 0 and was not in touched:
-                touched.append(was)
-        for s in touched:
-            mv[blk[s] + 2] = FRACTION[len(down[s]) + len(up[s]) + (s == mover)]
+            if mover >= 0:
+                mv[blk[mover] + 2] = FRACTION[len(down[mover]) + len(up[mover]) + 1]
+            if was >= 0:
+                mv[blk[was] + 2] = FRACTION[len(down[was]) + len(up[was])]
         if st.out is not self._out:
             self._write_out(st.out)
         if st.recycled is not self._recycled:
