@@ -330,7 +330,7 @@ def compare(args: argparse.Namespace) -> None:
     from rich.progress import Progress
     from rich.table import Table
 
-    console = Console()
+    console = Console(width=150)
     tmp = Path(tempfile.mkdtemp(prefix="spillebord-cpu-"))
     stacks, services = start_stacks(args, tmp)
     results: dict[str, list[dict[str, float]]] = {s.name: [] for s in stacks}

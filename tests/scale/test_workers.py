@@ -89,7 +89,7 @@ async def test_without_redis_the_owner_plays_on_and_others_refuse(postgres: Post
                                 Authorization=f"Bearer {token}")).json()
             assert [e["seq"] for e in record["events"]] == [1, 2]
             own.restart()
-            await b.until(lambda _s: b.version >= 2, timeout=20)  # caught up after the reconnect
+            await b.until(lambda _s: b.version >= 2, timeout=20)  # caught up, reconnected
             assert b.version == 2
             nxt = [x for x in (b.state or {})["legal"] if x != "resign"]
             await b.send("act", action=nxt[0])

@@ -16,6 +16,7 @@ from typing import Any
 
 INTERVAL = 2.0
 EXPIRY = 3 * INTERVAL + 0.5
+WATCH = -1  # not a seat: "this worker has sockets on the match" (redis_bus.py)
 
 
 class PresenceTable:
@@ -36,6 +37,10 @@ class PresenceTable:
     def snapshot(self) -> str:
         return json.dumps({m: sorted(s) for m, s in self.local.items()},
                           separators=(",", ":"))
+
+    def watched_elsewhere(self, match_id: str) -> bool:
+        """Whether another worker has any socket on the match."""
+        return any(match_id in seats for _t, seats in self.remote.values())
 
     def elsewhere(self, match_id: str, seat: int) -> bool:
         return any(seat in seats.get(match_id, ()) for _t, seats in self.remote.values())

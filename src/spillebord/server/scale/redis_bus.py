@@ -32,7 +32,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from spillebord.server.bus import Listener, Listeners
-from spillebord.server.scale.presence import INTERVAL, PresenceTable
+from spillebord.server.scale.presence import INTERVAL, WATCH, PresenceTable
 
 log = logging.getLogger(__name__)
 CatchUp = Callable[[str, int], Awaitable[int]]  # (match, version seen) -> local version
@@ -75,6 +75,13 @@ class RedisBus:
         # its own; ``on_direct(sender, payload)`` gets what was sent to it.
         self.direct_channel = f"{channel}:w:{self.worker}"
         self.on_direct: Callable[[str, str], None] | None = None
+        # Announce only matches another worker has sockets on (shared mode sets it:
+        # with nginx hashing a game's sockets are on its owner, so an action costs no
+        # Redis traffic at all).  The presence snapshots say which; when one shows a
+        # match newly watched, ``current(match)`` (the owner's version, else None) is
+        # announced at once, so the new watcher misses nothing in between.
+        self.only_watched = False
+        self.current: Callable[[str], int | None] | None = None
 
     # -- lifecycle ----------------------------------------------------------------------
     def set_catch_up(self, fn: CatchUp, holds: Callable[[str], bool] | None = None) -> None:
@@ -121,7 +128,16 @@ class RedisBus:
             return False
 
     def subscribe(self, match_id: str, listener: Listener) -> Callable[[], None]:
-        return self._listeners.subscribe(match_id, listener)
+        first = not self._listeners.has(match_id)
+        unsubscribe = self._listeners.subscribe(match_id, listener)
+        if first:
+            self._watch(match_id, 1)
+        return unsubscribe
+
+    def _watch(self, match_id: str, count: int) -> None:
+        self.presence.set_local(match_id, WATCH, count)
+        self._presence_dirty = True
+        self._wake.set()
 
     def count(self, match_id: str) -> int:
         return self._listeners.count(match_id)
@@ -130,13 +146,23 @@ class RedisBus:
         """Tell this worker's listeners now and queue the announcement for the others
         (never blocks on Redis, never raises: the event is already committed)."""
         self._notify(match_id, version)
+        if self.only_watched and not self.presence.watched_elsewhere(match_id):
+            return  # nobody else has a socket on it
         self._pending[match_id] = max(version, self._pending.get(match_id, 0))
         self._wake.set()
 
     async def send_direct(self, worker: str, payload: str) -> None:
-        """Publish ``payload`` to one worker only (raises RedisError or OSError)."""
+        """Publish ``payload`` to one worker only (raises RedisError or OSError).  Tried
+        twice: after an outage the pool's first connection may be a dead one."""
         assert self._client is not None
-        await self._client.publish(f"{self.channel}:w:{worker}", f"D {self.worker} {payload}")
+        for attempt in (1, 2):
+            try:
+                await self._client.publish(f"{self.channel}:w:{worker}",
+                                           f"D {self.worker} {payload}")
+                return
+            except (RedisError, OSError):
+                if attempt == 2:
+                    raise
 
     # -- presence (takeover across workers) -------------------------------------------
     def set_presence(self, match_id: str, seat: int, count: int) -> None:
@@ -260,6 +286,7 @@ class RedisBus:
             if worker != self.worker:
                 for match_id in self.presence.receive(worker, payload):
                     self._presence_changed(match_id)
+                    self._announce_current(match_id)
             return
         parts = text.split(" ")
         if len(parts) != 4 or parts[0] != "E" or not parts[3].isdigit():
@@ -272,12 +299,23 @@ class RedisBus:
         self._known[match_id] = max(version, self._known.get(match_id, 0))
         self._schedule(match_id)
 
+    def _announce_current(self, match_id: str) -> None:
+        if not self.only_watched or self.current is None \
+                or not self.presence.watched_elsewhere(match_id):
+            return
+        version = self.current(match_id)
+        if version is not None:
+            self._pending[match_id] = max(version, self._pending.get(match_id, 0))
+            self._wake.set()
+
     def _holding(self, match_id: str) -> bool:
         if self._listeners.has(match_id):
             return True
         return self._holds is not None and self._holds(match_id)
 
     def _forget_if_idle(self, match_id: str) -> None:
+        if not self._listeners.has(match_id):
+            self._watch(match_id, 0)
         if match_id not in self._busy and not self._holding(match_id):
             self._known.pop(match_id, None)
             self._told.pop(match_id, None)

@@ -192,6 +192,13 @@ def install(hub: Hub) -> ScaleOut:
         parts.forwarder = Forwarder(hub, parts.bus, parts.owners, owning, caught_up)
         parts.owners.should_release = away
         parts.owners.release_hook = release
+        def current(match_id: str) -> int | None:
+            session = hub.sessions.get(match_id)
+            held = session is not None and match_id in parts.owners.held
+            return session.version if held and session is not None else None
+
         parts.bus.set_catch_up(lambda m, v: catch_up(hub, m, v))
+        parts.bus.only_watched = True
+        parts.bus.current = current
         parts.bus.on_presence = _presence_hook(hub)
     return scale
