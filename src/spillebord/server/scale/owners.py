@@ -13,8 +13,9 @@ at a time, under a lease in PostgreSQL's ``owners`` table.
   cannot write; a takeover's ``UPDATE`` waits for a batch that holds the rows and then
   reads the database after it, so nothing committed is missed.  The ``(match_id, seq)``
   primary key stays the fence of last resort.
-- ``release`` deletes the row (the next acquirer takes it at once): drain, a finished
-  game, a game given away to the worker its sockets are on.
+- ``release`` empties the row's token and lease (the next acquirer takes it at once,
+  and the epoch goes on counting): drain, a game given away to the worker its sockets
+  are on; the row of a game that ended is deleted.
 
 A worker that dies (even SIGKILL) stops renewing; its leases expire ``ttl`` seconds after
 the last renewal, and the next action or bot move on another worker takes the game over
@@ -35,17 +36,23 @@ from sqlalchemy.engine import Connection
 
 log = logging.getLogger(__name__)
 
-ACQUIRE_SQL = (
+ACQUIRE_SQL = (  # (epoch, whether the previous owner had released it)
+    "WITH old AS (SELECT expires FROM owners WHERE match_id = %s) "
     "INSERT INTO owners AS o (match_id, worker, token, epoch, expires) "
     "VALUES (%s, %s, %s, 1, now() + make_interval(secs => %s)) "
     "ON CONFLICT (match_id) DO UPDATE SET worker = EXCLUDED.worker, token = EXCLUDED.token, "
     "epoch = o.epoch + 1, expires = EXCLUDED.expires WHERE o.expires < now() "
-    "RETURNING o.epoch")
+    "RETURNING o.epoch, coalesce((SELECT expires = '-infinity' FROM old), true)")
 OWNER_SQL = "SELECT worker FROM owners WHERE match_id = %s"
 RENEW_SQL = ("UPDATE owners SET expires = now() + make_interval(secs => %s) "
              "WHERE worker = %s AND match_id = ANY(%s) RETURNING match_id, token")
-RELEASE_SQL = "DELETE FROM owners WHERE match_id = %s AND token = %s"
-RELEASE_ALL_SQL = "DELETE FROM owners WHERE worker = %s"
+# A released row stays (its epoch goes on counting: epoch 1 means nobody ever owned the
+# game, so nobody wrote an event of it) with no token and a lease that has expired; the
+# row of a game that ended is deleted.
+RELEASE_SQL = ("UPDATE owners SET token = '', expires = '-infinity' "
+               "WHERE match_id = %s AND token = %s")
+RELEASE_ALL_SQL = "UPDATE owners SET token = '', expires = '-infinity' WHERE worker = %s"
+ENDED_SQL = "DELETE FROM owners WHERE match_id = %s AND token = %s"
 FENCE_SQL = "SELECT match_id, token FROM owners WHERE match_id = ANY(%s) FOR SHARE"
 
 
@@ -88,27 +95,30 @@ class Owners:
                 raise
 
     # -- acquiring and releasing ------------------------------------------------------
-    async def acquire(self, match_id: str) -> bool:
-        """Whether this worker owns the match now (it may just have taken it: the
-        caller then reads the game from the database before acting)."""
+    async def acquire(self, match_id: str) -> int:
+        """0 if another worker owns the match; else the lease's epoch (-1: held
+        already).  An epoch above 1 means earlier owners may have written events the
+        caller has not seen: it reads the game from the database before acting."""
         if match_id in self.held:
-            return True
+            return -1
         if not self.accepting:
-            return False
+            return 0
         token = secrets.token_hex(16)
         try:
-            rows = await self._run(ACQUIRE_SQL, (match_id, self.worker, token, self.ttl))
+            rows = await self._run(ACQUIRE_SQL, (match_id, match_id, self.worker, token,
+                                                 self.ttl))
         except (psycopg.Error, OSError) as exc:
             log.warning("game lease for %s: database unreachable (%s)", match_id, exc)
-            return False
+            return 0
         if not rows:
-            return False
+            return 0
         self.held[match_id] = token
         self.acquired += 1
-        if int(rows[0][0]) > 1:
+        epoch, released = int(rows[0][0]), bool(rows[0][1])
+        if not released:
             self.taken_over += 1
-            log.info("took match %s over (owner %d)", match_id, int(rows[0][0]))
-        return True
+            log.info("took match %s over (owner %d)", match_id, epoch)
+        return epoch
 
     async def owner_of(self, match_id: str) -> str | None:
         """The worker that holds the match's lease row (None: nobody)."""
@@ -118,11 +128,12 @@ class Owners:
             return None
         return str(rows[0][0]) if rows else None
 
-    async def release(self, match_id: str) -> None:
+    async def release(self, match_id: str, ended: bool = False) -> None:
+        """Let the match go (``ended``: the game is over; its row goes too)."""
         token = self.held.pop(match_id, None)
         if token is not None:
             with contextlib.suppress(psycopg.Error, OSError):
-                await self._run(RELEASE_SQL, (match_id, token))
+                await self._run(ENDED_SQL if ended else RELEASE_SQL, (match_id, token))
 
     async def release_all(self) -> None:
         """Let every game go at once (drain): another worker takes each at its next
@@ -173,7 +184,10 @@ class Owners:
         """The matches among ``match_ids`` whose events this worker may not write (its
         lease is gone); the rows of the others stay share-locked until the commit."""
         wanted = sorted(set(match_ids))
-        rows = conn.exec_driver_sql(FENCE_SQL, (wanted,)).all()
+        # the driver's own connection (inside the writer's transaction): no SQLAlchemy
+        # statement machinery for one small query per batch
+        driver: Any = conn.connection.driver_connection
+        rows = driver.execute(FENCE_SQL, (wanted,)).fetchall()
         tokens = {str(m): str(t) for m, t in rows}
         held = self.held
         return {m for m in wanted if tokens.get(m) is None or tokens[m] != held.get(m)}

@@ -60,11 +60,14 @@ async def catch_up(hub: Hub, match_id: str, _seen: int = 0) -> int:
 
 
 async def refresh(hub: Hub, session: Session) -> None:
-    """Catch up the events and re-read the seats (tokens claimed elsewhere)."""
-    before = session.version
-    await catch_up(hub, session.id)
-    if session.version > before:
-        hub.bus.tell_local(session.id, session.version)
+    """Catch up the events (not on the game's owner: it wrote them) and re-read the
+    seats (tokens claimed elsewhere)."""
+    parts = hub.scale.parts
+    if parts is None or session.id not in parts.owners.held:
+        before = session.version
+        await catch_up(hub, session.id)
+        if session.version > before:
+            hub.bus.tell_local(session.id, session.version)
     fresh = await asyncio.to_thread(read_seats, hub.engine, session.id)
     for old, new in zip(session.seats, fresh, strict=False):
         old.token_hash = new.token_hash
@@ -122,11 +125,13 @@ async def own(hub: Hub, parts: SharedParts, match_id: str) -> bool:
     async with hub.serializer.local(match_id):
         if match_id in owners.held:
             return True
-        if not await owners.acquire(match_id):
+        epoch = await owners.acquire(match_id)
+        if epoch == 0:
             return False
         before = session.version
         try:
-            await catch_up_unlocked(hub, match_id)
+            if epoch > 1:  # an earlier owner may have written events not seen here
+                await catch_up_unlocked(hub, match_id)
         except Exception:
             log.warning("taking match %s: reading it failed", match_id, exc_info=True)
             await owners.release(match_id)
@@ -169,8 +174,10 @@ def install(hub: Hub) -> ScaleOut:
                 hub.bus.tell_local(match_id, session.version)
 
         async def release(match_id: str) -> None:
+            session = hub.sessions.get(match_id)
             async with hub.serializer.local(match_id):  # no event of it in flight
-                await parts.owners.release(match_id)
+                await parts.owners.release(match_id, ended=session is not None
+                                           and not session.running)
 
         refused: dict[str, float] = {}  # match -> when a bot driver was last refused
         away = _give_away(hub, parts)
