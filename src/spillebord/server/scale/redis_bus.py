@@ -82,6 +82,9 @@ class RedisBus:
         # announced at once, so the new watcher misses nothing in between.
         self.only_watched = False
         self.current: Callable[[str], int | None] | None = None
+        # The version this worker's copy of a match is at (its first socket got it), so
+        # an announcement of a version the sockets have does not tell them again.
+        self.local_version: Callable[[str], int] | None = None
 
     # -- lifecycle ----------------------------------------------------------------------
     def set_catch_up(self, fn: CatchUp, holds: Callable[[str], bool] | None = None) -> None:
@@ -131,6 +134,9 @@ class RedisBus:
         first = not self._listeners.has(match_id)
         unsubscribe = self._listeners.subscribe(match_id, listener)
         if first:
+            if self.local_version is not None:
+                self._told[match_id] = max(self.local_version(match_id),
+                                           self._told.get(match_id, 0))
             self._watch(match_id, 1)
         return unsubscribe
 

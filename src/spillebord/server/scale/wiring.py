@@ -205,7 +205,12 @@ def install(hub: Hub) -> ScaleOut:
             return session.version if held and session is not None else None
 
         parts.bus.set_catch_up(lambda m, v: catch_up(hub, m, v))
+        def local_version(match_id: str) -> int:
+            session = hub.sessions.get(match_id)
+            return 0 if session is None else session.version
+
         parts.bus.only_watched = True
         parts.bus.current = current
+        parts.bus.local_version = local_version
         parts.bus.on_presence = _presence_hook(hub)
     return scale
