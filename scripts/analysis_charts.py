@@ -92,6 +92,15 @@ def summarise(rows: list[Row]) -> list[dict[str, object]]:
     return out
 
 
+PNG: list[bool] = []
+
+
+def save(fig: plt.Figure, out: Path, name: str) -> None:
+    fig.savefig(out / f"{name}.svg")
+    if PNG:  # a bitmap to look at (not committed)
+        fig.savefig(out / f"{name}.png", dpi=100)
+
+
 def chart_winnability(summary: list[dict[str, object]], out: Path) -> None:
     fig, ax = plt.subplots(figsize=(8, 3.8))
     labels, shares, lows, highs, unknown = [], [], [], [], []
@@ -102,17 +111,19 @@ def chart_winnability(summary: list[dict[str, object]], out: Path) -> None:
         highs.append(100 * (float(str(s["ci_high"])) - float(str(s["winnable_share"]))))
         unknown.append(100 * float(str(s["unknown_share"])))
     y = range(len(labels))
+    left = max(0, 5 * math.floor((min(shares) - 3) / 5))
     ax.barh(y, shares, xerr=[lows, highs], color="#2b7a3d", capsize=3, label="proven winnable")
     ax.barh(y, unknown, left=shares, color="#bbbbbb", label="unknown at the limit")
     for i, v in enumerate(shares):
-        ax.text(1, i, f"{v:.2f}%", va="center", color="white", fontsize=8)
+        ax.text(left + 0.3, i, f"{v:.2f}%", va="center", color="white", fontsize=8)
     ax.set_yticks(list(y), labels, fontsize=7)
     ax.invert_yaxis()
-    ax.set_xlim(0, 100)
-    ax.set_xlabel("share of deals (%), first round; bars: 95% Wilson interval")
+    ax.set_xlim(left, 100)
+    ax.set_xlabel(f"share of deals (%, axis from {left}), first round; "
+                  "error bars: 95% Wilson interval")
     ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
-    fig.savefig(out / "winnability.svg")
+    save(fig, out, "winnability")
     plt.close(fig)
 
 
@@ -139,7 +150,7 @@ def chart_blocks(rows: list[Row], out: Path) -> None:
     ax.set_ylabel("proven winnable (%)")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(out / "blocks.svg")
+    save(fig, out, "blocks")
     plt.close(fig)
 
 
@@ -163,7 +174,7 @@ def chart_effort(rows: list[Row], out: Path) -> None:
     ax.set_ylabel("deals decided (%, cumulative)")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(out / "effort.svg")
+    save(fig, out, "effort")
     plt.close(fig)
 
 
@@ -183,7 +194,7 @@ def chart_difficulty(out: Path) -> None:
         ax.set_xlabel("difficulty score (0 easiest – 100 hardest)")
         ax.set_ylabel("deals")
     fig.tight_layout()
-    fig.savefig(out / "difficulty.svg")
+    save(fig, out, "difficulty")
     plt.close(fig)
 
 
@@ -191,7 +202,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("results", type=Path, nargs="+")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "analysis")
+    parser.add_argument("--png", action="store_true", help="also PNG copies of the charts")
     args = parser.parse_args()
+    if args.png:
+        PNG.append(True)
     args.out.mkdir(parents=True, exist_ok=True)
     plt.rcParams["svg.hashsalt"] = "spillebord"  # stable SVG ids between runs
     rows = load(args.results)
