@@ -26,13 +26,16 @@ def main() -> None:
     parser.add_argument("--to", dest="long", type=float, required=True)
     parser.add_argument("--flag", action="append", default=[])
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--deals", default=None, help="only deals A-B")
     args = parser.parse_args()
     flags = dict(games.load(args.game).check_flags({f: True for f in args.flag}))
     first = jobs.SolveJob.make(args.game, flags, args.short)
     rows = store.read_table(args.results, schema.SOLVE).to_pylist()
     run = first.run()
+    lo, _, hi = (args.deals or "0-999999999999").partition("-")
     unknown = sorted(int(r["deal"]) for r in rows
-                     if all(r[k] == v for k, v in run.items()) and r["verdict"] == "unknown")
+                     if all(r[k] == v for k, v in run.items()) and r["verdict"] == "unknown"
+                     and int(lo) <= int(r["deal"]) <= int(hi or lo))
     console = Console(stderr=True)
     console.print(f"{len(unknown)} deals unknown at {args.short:g} s; re-solving at "
                   f"{args.long:g} s")
