@@ -13,8 +13,9 @@ from contextlib import contextmanager
 from typing import Any
 
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
 from tests.server.live import Client
-from tests.services import Postgres, Redis, Workers, worker_env
+from tests.services import Postgres, Redis, Worker, Workers, worker_env
 
 APP = "spillebord.server.app:create_app"
 
@@ -130,3 +131,14 @@ async def reconnect(base: str, old: Client, match_id: str, token: str | None) ->
     c.seen = [*old.seen, *c.seen]  # keep the history; the resync adds the gap
     await resync(c, old.version)
     return c
+
+
+async def metric(w: Worker, name: str) -> float:
+    """The unlabelled sample ``name`` of a worker's /metrics."""
+    async with httpx.AsyncClient(timeout=10) as http:
+        text = (await http.get(f"{w.http}/metrics")).text
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            if s.name == name and not s.labels:
+                return float(s.value)
+    raise AssertionError(f"{name} missing")

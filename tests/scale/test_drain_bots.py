@@ -11,21 +11,10 @@ import time
 
 import httpx
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
-from tests.scale.cluster import cluster, post
-from tests.services import Postgres, Redis, Worker
+from tests.scale.cluster import cluster, metric, post
+from tests.services import Postgres, Redis
 
 pytestmark = pytest.mark.services
-
-
-async def sample(w: Worker, name: str) -> float:
-    async with httpx.AsyncClient(timeout=10) as http:
-        text = (await http.get(f"{w.http}/metrics")).text
-    for family in text_string_to_metric_families(text):
-        for s in family.samples:
-            if s.name == name and not s.labels:
-                return float(s.value)
-    raise AssertionError(f"{name} missing")
 
 
 async def test_drain_hands_the_bots_over(postgres: Postgres, redis_server: Redis,
@@ -35,7 +24,7 @@ async def test_drain_hands_the_bots_over(postgres: Postgres, redis_server: Redis
     # to the other worker while it still runs, not only when its connections close.
     with cluster(postgres, redis_server, pg_url, SPILLEBORD_BOT_DELAY="0.3",
                  SPILLEBORD_BOT_POOL="thread", SPILLEBORD_DRAIN_SECONDS="6") as w:
-        assert await sample(w[0], "spillebord_redis_connected") == 1
+        assert await metric(w[0], "spillebord_redis_connected") == 1
         made = await post(w[0].http, "/api/matches", {
             "game": "gammel_jomfru", "seats": [{"bot": "random"}] * 4})
         match = made["match_id"]
@@ -43,22 +32,22 @@ async def test_drain_hands_the_bots_over(postgres: Postgres, redis_server: Redis
             await http.get(f"{w[1].http}/api/matches/{match}")  # both workers hold it
         deadline = time.monotonic() + 20
         while True:
-            held = [await sample(x, "spillebord_game_leases_held") for x in w.items]
+            held = [await metric(x, "spillebord_game_leases_held") for x in w.items]
             if sum(held) == 1:
                 break
             assert time.monotonic() < deadline, f"no worker took the bots: {held}"
             await asyncio.sleep(0.1)
         driver, other = (w[0], w[1]) if held[0] == 1 else (w[1], w[0])
-        taken_before = await sample(other, "spillebord_game_leases_taken_total")
+        taken_before = await metric(other, "spillebord_game_leases_taken_total")
         assert driver.proc is not None
         driver.proc.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + 20
-        while await sample(other, "spillebord_game_leases_taken_total") <= taken_before:
+        while await metric(other, "spillebord_game_leases_taken_total") <= taken_before:
             assert time.monotonic() < deadline, "the other worker never took the bots over"
             await asyncio.sleep(0.1)
         assert driver.proc.poll() is None, "taken over only once the draining worker exited"
-        assert await sample(driver, "spillebord_draining") == 1
-        assert await sample(driver, "spillebord_game_leases_held") == 0
+        assert await metric(driver, "spillebord_draining") == 1
+        assert await metric(driver, "spillebord_game_leases_held") == 0
         await asyncio.to_thread(driver.proc.wait, 30)
         async with httpx.AsyncClient(timeout=10) as http:
             url = f"{other.http}/api/matches/{match}"

@@ -14,28 +14,16 @@ import asyncio
 import random
 import time
 
-import httpx
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import create_engine, select
-from tests.scale.cluster import cluster, post
+from tests.scale.cluster import cluster, metric, post
 from tests.scale.test_rolling_restart import GAMES, Player, drive
-from tests.services import Nginx, Postgres, Redis, Worker
+from tests.services import Nginx, Postgres, Redis
 
 from spillebord.server.storage.models import actions, owners
 
 pytestmark = pytest.mark.services
 LEASE = 2.0
-
-
-async def metric(w: Worker, name: str) -> float:
-    async with httpx.AsyncClient(timeout=10) as http:
-        text = (await http.get(f"{w.http}/metrics")).text
-    for family in text_string_to_metric_families(text):
-        for s in family.samples:
-            if s.name == name and not s.labels:
-                return float(s.value)
-    raise AssertionError(f"{name} missing")
 
 
 async def test_killed_owner_games_go_on_on_the_other_worker(
