@@ -37,15 +37,11 @@ import multiprocessing as mp
 import os
 import queue
 import random
-import shutil
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -55,14 +51,11 @@ import websockets
 from rich.console import Console
 from rich.table import Table
 
-ROOT = Path(__file__).resolve().parents[1]
+import serving
+
+ENV = {"SPILLEBORD_RATE": "100000", "SPILLEBORD_BOT_DELAY": "0", "SPILLEBORD_CHAT_BURST": "1000",
+       "SPILLEBORD_CHAT_EVERY": "0.001", "SPILLEBORD_WARM": "0"}
 SETTLE = 1.0  # seconds at the start of a window that are not counted
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -83,24 +76,7 @@ def pin(cpus: set[int] | None) -> None:
 
 
 def start_server(tmp: Path, cpus: set[int] | None) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    exe = shutil.which("spillebord", path=str(Path(sys.executable).parent)) or "spillebord"
-    env = {**os.environ, "SPILLEBORD_RATE": "100000", "SPILLEBORD_BOT_DELAY": "0",
-           "SPILLEBORD_CHAT_BURST": "1000", "SPILLEBORD_CHAT_EVERY": "0.001",
-           "SPILLEBORD_WARM": "0"}
-    proc = subprocess.Popen([exe, "serve", "--port", str(port), "--db", f"sqlite:///{tmp}/c.db"],
-                            stdout=subprocess.DEVNULL, stderr=(tmp / "server.log").open("wb"),
-                            cwd=ROOT, env=env,
-                            preexec_fn=lambda: os.sched_setaffinity(0, cpus) if cpus else None)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            with urllib.request.urlopen(url + "/api/games", timeout=2):
-                return proc, url
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the server did not start")
+    return serving.start_server(tmp, ENV, cpus)
 
 
 # -- the games' process ---------------------------------------------------------------

@@ -18,14 +18,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import shutil
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 import httpx
@@ -35,34 +31,15 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-ROOT = Path(__file__).resolve().parents[1]
+import serving
+
+ENV = {"SPILLEBORD_RATE": "100000", "SPILLEBORD_WARM": "0"}
 BODY = {"game": "gammel_jomfru", "seats": ["me", "human", "human"], "public": True}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start_server(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
     """The server, its log in ``tmp/server.log`` (errors are shown after the run)."""
-    port = free_port()
-    exe = shutil.which("spillebord", path=str(Path(sys.executable).parent)) or "spillebord"
-    env = {**os.environ, "SPILLEBORD_RATE": "100000", "SPILLEBORD_WARM": "0"}
-    proc = subprocess.Popen([exe, "serve", "--port", str(port), "--db", f"sqlite:///{tmp}/b.db"],
-                            stdout=subprocess.DEVNULL, stderr=(tmp / "server.log").open("wb"),
-                            cwd=ROOT,
-                            env=env)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            with urllib.request.urlopen(url + "/api/games", timeout=2):
-                return proc, url
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the server did not start")
+    return serving.start_server(tmp, ENV)
 
 
 async def run(base: str, n_tables: int, n_sockets: int, n_new: int,
