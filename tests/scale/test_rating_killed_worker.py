@@ -21,6 +21,7 @@ import pytest
 from sqlalchemy import create_engine, func, select
 from tests.scale.cluster import cluster, reconnect, resync
 from tests.server.live import Client
+from tests.server.test_ratings import account
 from tests.services import Postgres, Redis, Worker
 from websockets.exceptions import ConnectionClosed
 
@@ -28,15 +29,6 @@ from spillebord.server.storage.models import rated_matches, rating_history
 
 pytestmark = pytest.mark.services
 GAME = "gammel_jomfru"
-PASSWORD = "Tårnet har 7 blå vinduer"
-
-
-async def account(base: str, name: str) -> tuple[httpx.AsyncClient, str]:
-    http = httpx.AsyncClient(base_url=base, timeout=30)
-    r = await http.post("/api/account", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    return http, r.json()["player_id"]
-
 
 async def table(a: httpx.AsyncClient, b: httpx.AsyncClient) -> tuple[str, list[str]]:
     made = (await a.post("/api/matches", json={"game": GAME, "seats": ["me", "human"]})).json()

@@ -32,12 +32,13 @@ async def error_of(c: Client) -> dict[str, Any]:
         assert msg["t"] in ("state", "welcome", "chat"), msg
 
 
-async def test_chat_at_the_table(server: LiveServer) -> None:
+async def table_of_two(server: LiveServer, host: str | None = None
+                       ) -> tuple[dict[str, Any], Client, Client, Client]:
+    """A two-seat table (made by ``host`` if given), its invite claimed: both seats and a
+    spectator open, each past its welcome and state."""
+    made = await create(server.http, game=GAME, seats=["me", "human"],
+                        **({"player": host} if host else {}))
     async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
-        host = (await http.post("/api/players")).json()["player_id"]
-        await http.put("/api/me/name", json={"name": f"Snakke {host[:6]}"},
-                       headers={"X-Player": host})
-        made = await create(server.http, game=GAME, seats=["me", "human"], player=host)
         claimed = (await http.post(f"/api/invites/{made['invites'][0]['code']}/claim",
                                    json={})).json()
     a = await Client.open(server.ws, made["match_id"], made["token"])
@@ -46,6 +47,15 @@ async def test_chat_at_the_table(server: LiveServer) -> None:
     for c in (a, b, watcher):
         await c.expect("welcome")
         await c.expect("state")
+    return made, a, b, watcher
+
+
+async def test_chat_at_the_table(server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
+        host = (await http.post("/api/players")).json()["player_id"]
+        await http.put("/api/me/name", json={"name": f"Snakke {host[:6]}"},
+                       headers={"X-Player": host})
+    made, a, b, watcher = await table_of_two(server, host)
     line = "<b>Hej</b> & <script>alert(1)</script> 'godt' \"spil\" 🂡"
     await a.send("chat", text=f"  {line}  ")
     for c in (a, b, watcher):
@@ -88,16 +98,7 @@ async def test_a_burst_from_both_seats(server: LiveServer) -> None:
     """Ten lines said at once from two sockets are written together (one insert for the
     lines said while the previous chat write commits): each gets its own id, every
     socket hears all ten in the order of their ids, and the kept chat has that order."""
-    async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
-        made = await create(server.http, game=GAME, seats=["me", "human"])
-        claimed = (await http.post(f"/api/invites/{made['invites'][0]['code']}/claim",
-                                   json={})).json()
-    a = await Client.open(server.ws, made["match_id"], made["token"])
-    b = await Client.open(server.ws, made["match_id"], claimed["token"])
-    watcher = await Client.open(server.ws, made["match_id"])
-    for c in (a, b, watcher):
-        await c.expect("welcome")
-        await c.expect("state")
+    made, a, b, watcher = await table_of_two(server)
     said = []
     for i in range(5):
         for seat, c in ((0, a), (1, b)):
