@@ -11,13 +11,12 @@ the survivor's /metrics count the takeovers."""
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 
 import pytest
 from sqlalchemy import create_engine, select
-from tests.scale.cluster import cluster, metric, post
-from tests.scale.test_rolling_restart import GAMES, Player, drive
+from tests.scale.cluster import cluster, metric
+from tests.scale.test_rolling_restart import start_players
 from tests.services import Nginx, Postgres, Redis
 
 from spillebord.server.storage.models import actions, owners
@@ -32,15 +31,7 @@ async def test_killed_owner_games_go_on_on_the_other_worker(
     with cluster(postgres, redis_server, pg_url, SPILLEBORD_LEASE_SECONDS=str(LEASE)) as w:
         proxy = Nginx.start([w[0].port, w[1].port])
         try:
-            players = []
-            for i in range(10):
-                made = await post(proxy.http, "/api/matches",
-                                  {"game": GAMES[i % 2], "seats": ["me"], "deal": 700 + i})
-                players.append(Player(made["match_id"], made["token"]))
-            stop = asyncio.Event()
-            rng = random.Random(9)
-            tasks = [asyncio.create_task(drive(p, proxy.ws, random.Random(rng.random()),
-                                               stop)) for p in players]
+            players, stop, tasks = await start_players(proxy, 10, first_deal=700, seed=9)
 
             def acked() -> int:
                 return sum(len(p.acked) for p in players)

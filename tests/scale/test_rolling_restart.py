@@ -91,21 +91,29 @@ async def restart(w: Worker) -> None:
             await asyncio.sleep(0.1)
 
 
+async def start_players(proxy: Nginx, count: int, first_deal: int, seed: int
+                        ) -> tuple[list[Player], asyncio.Event, list[asyncio.Task[None]]]:
+    """``count`` solitaire games (posthus and studenter in turn, deals from
+    ``first_deal``) made through nginx, each driven by its own player until ``stop``."""
+    players = []
+    for i in range(count):
+        made = await post(proxy.http, "/api/matches",
+                          {"game": GAMES[i % 2], "seats": ["me"], "deal": first_deal + i})
+        players.append(Player(made["match_id"], made["token"]))
+    stop = asyncio.Event()
+    rng = random.Random(seed)
+    tasks = [asyncio.create_task(drive(p, proxy.ws, random.Random(rng.random()), stop))
+             for p in players]
+    return players, stop, tasks
+
+
 async def test_rolling_restart_under_load(postgres: Postgres, redis_server: Redis,
                                           pg_url: str, nginx_binary: str) -> None:
     del nginx_binary  # (skips without nginx)
     with cluster(postgres, redis_server, pg_url) as w:
         proxy = Nginx.start([w[0].port, w[1].port])
         try:
-            players = []
-            for i in range(8):
-                made = await post(proxy.http, "/api/matches",
-                                  {"game": GAMES[i % 2], "seats": ["me"], "deal": 300 + i})
-                players.append(Player(made["match_id"], made["token"]))
-            stop = asyncio.Event()
-            rng = random.Random(20)
-            tasks = [asyncio.create_task(drive(p, proxy.ws, random.Random(rng.random()),
-                                               stop)) for p in players]
+            players, stop, tasks = await start_players(proxy, 8, first_deal=300, seed=20)
 
             async def acked() -> int:
                 return sum(len(p.acked) for p in players)
