@@ -335,12 +335,7 @@ def main() -> None:
         try:
             rows = measure(base, proc.pid, args, client_cpus)
         finally:
-            proc.terminate()
-            proc.wait(20)
-            errors = [line for line in (Path(tmp) / "server.log").read_text().splitlines()
-                      if "Error" in line or "WARNING" in line or "error" in line]
-            for line in errors[:20]:
-                console.print(f"server: {line}", markup=False)
+            serving.stop_server(proc, Path(tmp), console)
     table = Table(title=f"Paced games ({args.players} sockets × {args.rate:g}/s) and chat "
                         f"({args.rooms} rooms, {args.lines:g} lines/s asked), "
                         f"{args.windows} windows of {args.seconds:g} s, off/on alternating"

@@ -136,12 +136,7 @@ def main() -> None:
                 delays, listed, n = asyncio.run(run(base, args.tables, args.sockets, args.new,
                                                     progress))
         finally:
-            proc.terminate()
-            proc.wait(20)
-            errors = [line for line in (Path(tmp) / "server.log").read_text().splitlines()
-                      if "Error" in line or "WARNING" in line or "error" in line]
-            for line in errors[:20]:
-                console.print(f"server: {line}", markup=False)
+            serving.stop_server(proc, Path(tmp), console)
     delays.sort()
     ms = [d * 1000 for d in delays]
     table = Table(title="A new table reaching every lobby socket (one worker)")

@@ -14,6 +14,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from rich.console import Console
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -42,3 +44,13 @@ def start_server(tmp: Path, env: dict[str, str],
             time.sleep(0.1)
     proc.kill()
     raise SystemExit("the server did not start")
+
+
+def stop_server(proc: subprocess.Popen[bytes], tmp: Path, console: Console) -> None:
+    """Stop the server and show the first errors and warnings of its log."""
+    proc.terminate()
+    proc.wait(20)
+    errors = [line for line in (tmp / "server.log").read_text().splitlines()
+              if "Error" in line or "WARNING" in line or "error" in line]
+    for line in errors[:20]:
+        console.print(f"server: {line}", markup=False)

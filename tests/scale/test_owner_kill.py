@@ -16,10 +16,10 @@ import time
 import pytest
 from sqlalchemy import create_engine, select
 from tests.scale.cluster import cluster, metric
-from tests.scale.test_rolling_restart import start_players
+from tests.scale.test_rolling_restart import assert_each_acked_once, start_players
 from tests.services import Nginx, Postgres, Redis
 
-from spillebord.server.storage.models import actions, owners
+from spillebord.server.storage.models import owners
 
 pytestmark = pytest.mark.services
 LEASE = 2.0
@@ -90,14 +90,5 @@ async def test_killed_owner_games_go_on_on_the_other_worker(
         assert taken >= len([p for p in doomed if not p.done])
         for p in doomed:
             assert p.codes and p.back_in, f"{p.match_id}: its client never reconnected"
-        with engine.connect() as conn:
-            for p in players:
-                stored = conn.execute(select(actions.c.seq, actions.c.text)
-                                      .where(actions.c.match_id == p.match_id)
-                                      .order_by(actions.c.seq)).all()
-                seqs = [s for s, _t in stored]
-                assert seqs == list(range(1, len(seqs) + 1)), "a gap or a double"
-                by_seq = dict(stored)
-                lost = {s: t for s, t in p.acked.items() if by_seq.get(s) != t}
-                assert not lost, f"{p.match_id} lost acknowledged actions {lost}"
+        assert_each_acked_once(engine, players)
         engine.dispose()

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, select
+from sqlalchemy import Engine, create_engine, select
 from tests.scale.cluster import cluster, opened, post
 from tests.server.live import Client
 from tests.services import Nginx, Postgres, Redis, Worker
@@ -107,6 +107,21 @@ async def start_players(proxy: Nginx, count: int, first_deal: int, seed: int
     return players, stop, tasks
 
 
+def assert_each_acked_once(engine: Engine, players: list[Player]) -> None:
+    """The stored events of each game are 1, 2, 3 … with every acknowledged action
+    under its number: nothing acknowledged lost, nothing applied twice."""
+    with engine.connect() as conn:
+        for p in players:
+            stored = conn.execute(select(actions.c.seq, actions.c.text)
+                                  .where(actions.c.match_id == p.match_id)
+                                  .order_by(actions.c.seq)).all()
+            seqs = [s for s, _t in stored]
+            assert seqs == list(range(1, len(seqs) + 1)), "a gap or a double"
+            by_seq = dict(stored)
+            lost = {s: t for s, t in p.acked.items() if by_seq.get(s) != t}
+            assert not lost, f"{p.match_id} lost acknowledged actions {lost}"
+
+
 async def test_rolling_restart_under_load(postgres: Postgres, redis_server: Redis,
                                           pg_url: str, nginx_binary: str) -> None:
     del nginx_binary  # (skips without nginx)
@@ -146,14 +161,5 @@ async def test_rolling_restart_under_load(postgres: Postgres, redis_server: Redi
               f"refused reconnects {sum(p.retries for p in players)}")
         assert max(back) < 5.0
         engine = create_engine(pg_url)
-        with engine.connect() as conn:
-            for p in players:
-                stored = conn.execute(select(actions.c.seq, actions.c.text)
-                                      .where(actions.c.match_id == p.match_id)
-                                      .order_by(actions.c.seq)).all()
-                seqs = [s for s, _t in stored]
-                assert seqs == list(range(1, len(seqs) + 1)), "a gap or a double"
-                by_seq = dict(stored)
-                lost = {s: t for s, t in p.acked.items() if by_seq.get(s) != t}
-                assert not lost, f"{p.match_id} lost acknowledged actions {lost}"
+        assert_each_acked_once(engine, players)
         engine.dispose()
