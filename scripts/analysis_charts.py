@@ -30,22 +30,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 from spillebord.analysis import schema, store
+from spillebord.cli.simulate import wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = {("posthus", ""): "Posthuskabalen (strict)",
          ("posthus", "open_gaps"): "Posthuskabalen (open_gaps)",
          ("studenter", ""): "Studenterkabalen"}
-Z = 1.959963984540054
-
-
-def wilson(k: int, n: int) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + Z * Z / n
-    c = (p + Z * Z / (2 * n)) / d
-    h = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
 
 
 Row = dict[str, object]

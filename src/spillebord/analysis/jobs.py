@@ -109,23 +109,6 @@ def solve_chunk(job: SolveJob, deals: Sequence[int]) -> list[dict[str, Any]]:
     return rows
 
 
-def load_bot(game: str, spec: str) -> bots.Bot:
-    """A bot from a spec: ``L1``–``L3`` (the game's declared levels) or
-    ``NAME[:OPTION=VALUE…]`` (``bots.parse_spec``); NotationError when it is unknown."""
-    text = spec.strip()
-    if len(text) == 2 and text[0] in "Ll" and text[1].isdigit():
-        table = bots.levels(game)
-        if int(text[1]) not in table:
-            raise NotationError(f"{game} has no level {text[1]}")
-        level = table[int(text[1])]
-        return bots.load(game, level.bot, **level.options)
-    name, options = bots.parse_spec(text)
-    try:
-        return bots.load(game, name, **options)
-    except TypeError as exc:
-        raise NotationError(f"bot {name}: {exc}") from exc
-
-
 @dataclass(frozen=True)
 class TournamentJob:
     """A table of bots playing game after game.  Build it with ``make``."""
@@ -147,7 +130,7 @@ class TournamentJob:
         if not specs or any(not s for s in specs):
             raise NotationError("--bots needs one or more bot specs, comma-separated")
         for spec in specs:
-            load_bot(game, spec)
+            bots.load_spec(game, spec)
         g.check_deal(seed)
         return cls(game, full, g.check_seats(seats), specs, seed)
 
@@ -172,7 +155,7 @@ def play_chunk(job: TournamentJob, game_nos: Sequence[int]) -> list[dict[str, An
 def play_one(job: TournamentJob, game_no: int) -> dict[str, Any]:
     game = games.load(job.game)
     lineup = job.lineup(game_no)
-    seat_bots = [load_bot(job.game, spec) for spec in lineup]
+    seat_bots = [bots.load_spec(job.game, spec) for spec in lineup]
     rng = random.Random(f"{job.run()}:{game_no}")
     state = game.new(deal=job.deal(game_no), seats=job.seats, **dict(job.flags))
     decisions = [0] * job.seats

@@ -333,3 +333,20 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     if not name:
         raise ValueError("a bot needs a name")
     return name, options
+
+
+def load_spec(game: str, spec: str) -> Bot:
+    """A bot from a spec: ``L1``–``L3`` (the game's declared levels) or
+    ``NAME[:OPTION=VALUE…]`` (``parse_spec``); NotationError when it is unknown."""
+    text = spec.strip()
+    if len(text) == 2 and text[0] in "Ll" and text[1].isdigit():
+        table = levels(game)
+        if int(text[1]) not in table:
+            raise NotationError(f"{game} has no level {text[1]}")
+        level = table[int(text[1])]
+        return load(game, level.bot, **level.options)
+    name, options = parse_spec(text)
+    try:
+        return load(game, name, **options)
+    except TypeError as exc:
+        raise NotationError(f"bot {name}: {exc}") from exc
