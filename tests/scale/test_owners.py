@@ -2,15 +2,19 @@
 released lease is taken at once, an unrenewed one after it expires (counted as taken
 over); renewal finds a lease another worker took; and the group writer's fence refuses
 the events of a stale owner — before and after a takeover — while the new owner's go
-through, so a stalled worker that wakes up cannot write."""
+through, so a stalled worker that wakes up cannot write; and a batch waits for a
+takeover in flight and is refused if it commits."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import UTC, datetime
 
+import psycopg
 import pytest
 from sqlalchemy import create_engine, insert, select
+from sqlalchemy.engine import Connection
 
 from spillebord.server.scale.factory import psycopg_dsn
 from spillebord.server.scale.owners import Owners
@@ -104,4 +108,55 @@ async def test_the_fence_refuses_a_stale_owner(pg_url: str) -> None:
         await asyncio.to_thread(wb.close)
         await a.close()
         await b.close()
+        engine.dispose()
+
+
+async def test_a_batch_waits_for_a_takeover_in_flight(pg_url: str) -> None:
+    """The fence locks the lease rows: while a takeover's ``UPDATE`` of a row is not
+    committed, the owner's batch waits; if the takeover commits, the batch is refused
+    (it reads the row's new token) — its other ops too (a game's end) — and if it rolls
+    back, the batch is written."""
+    _match(pg_url, "h1", "h2")
+    dsn = psycopg_dsn(pg_url)
+    engine = create_engine(pg_url)
+    a = Owners(dsn, "A", ttl=30)
+    wa = GroupWriter(engine)
+    wa.fence = a.fence
+    other = await psycopg.AsyncConnection.connect(dsn)
+    try:
+        assert await a.acquire("h1") and await a.acquire("h2")
+
+        async def takeover(match_id: str) -> None:
+            await other.execute("UPDATE owners SET worker = 'B', token = 'b' "
+                                "WHERE match_id = %s", (match_id,))
+
+        def finish(match_id: str) -> Callable[[Connection], None]:
+            return lambda conn: Repository.write_finish(conn, match_id, {"w": [0]},
+                                                        datetime.now(UTC))
+
+        for match_id, commit in (("h1", True), ("h2", False)):
+            await takeover(match_id)
+            pending = wa.submit([Repository.event_row(match_id, EventRow(1, "act", "a", 0))])
+            ended = wa.submit([Repository.event_row(match_id, EventRow(2, "act", "b", 0)),
+                               finish(match_id)])
+            await asyncio.sleep(0.5)
+            assert not pending.done() and not ended.done()  # waiting for the lock
+            await (other.commit() if commit else other.rollback())
+            if commit:
+                for fut in (pending, ended):
+                    with pytest.raises(LeaseLost):
+                        await fut
+            else:
+                await pending
+                await ended
+        with engine.connect() as conn:
+            rows = conn.execute(select(actions.c.match_id, actions.c.seq)
+                                .order_by(actions.c.match_id, actions.c.seq)).all()
+            status = dict(conn.execute(select(matches.c.id, matches.c.status)).all())
+        assert [tuple(r) for r in rows] == [("h2", 1), ("h2", 2)]
+        assert status == {"h1": "running", "h2": "finished"}
+    finally:
+        await other.close()
+        await asyncio.to_thread(wa.close)
+        await a.close()
         engine.dispose()

@@ -7,9 +7,10 @@ at a time, under a lease in PostgreSQL's ``owners`` table.
 - The owner renews all its leases in one ``UPDATE`` every ``ttl / 3`` seconds; a lease
   that did not come back (taken over after this worker was stalled for longer than the
   lease) is dropped from ``held`` and ``on_lost`` is called.
-- ``fence``: the group writer runs it inside every batch transaction that writes events
-  — ``SELECT … FOR SHARE`` of the batch's matches' lease rows — and refuses the events of
-  a match whose row no longer carries this worker's token.  A stale owner that wakes up
+- ``fence``: every group-writer statement that writes events (storage/writer.py) runs
+  ``SELECT … FOR SHARE`` of the batch's matches' lease rows in the same statement and
+  writes only the events of a match whose row still carries this worker's token (which
+  ``fence`` gives it); the others fail with ``LeaseLost``.  A stale owner that wakes up
   cannot write; a takeover's ``UPDATE`` waits for a batch that holds the rows and then
   reads the database after it, so nothing committed is missed.  The ``(match_id, seq)``
   primary key stays the fence of last resort.
@@ -32,7 +33,6 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import psycopg
-from sqlalchemy.engine import Connection
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,6 @@ RELEASE_SQL = ("UPDATE owners SET token = '', expires = '-infinity' "
                "WHERE match_id = %s AND token = %s")
 RELEASE_ALL_SQL = "UPDATE owners SET token = '', expires = '-infinity' WHERE worker = %s"
 ENDED_SQL = "DELETE FROM owners WHERE match_id = %s AND token = %s"
-FENCE_SQL = "SELECT match_id, token FROM owners WHERE match_id = ANY(%s) FOR SHARE"
 
 
 class Owners:
@@ -179,18 +178,14 @@ class Owners:
             if (match_id, token) not in kept and self.held.get(match_id) == token:
                 self.drop(match_id)
 
-    # -- the fence (on the writer's thread, inside its transaction) --------------------
-    def fence(self, conn: Connection, match_ids: Iterable[str]) -> set[str]:
-        """The matches among ``match_ids`` whose events this worker may not write (its
-        lease is gone); the rows of the others stay share-locked until the commit."""
-        wanted = sorted(set(match_ids))
-        # the driver's own connection (inside the writer's transaction): no SQLAlchemy
-        # statement machinery for one small query per batch
-        driver: Any = conn.connection.driver_connection
-        rows = driver.execute(FENCE_SQL, (wanted,)).fetchall()
-        tokens = {str(m): str(t) for m, t in rows}
+    # -- the fence (on the writer's thread) ---------------------------------------------
+    def fence(self, match_ids: Iterable[str]) -> dict[str, str]:
+        """This worker's lease token of each of ``match_ids`` it holds.  The group
+        writer's statement (storage/writer.py ``_PgRows``) share-locks those matches'
+        ``owners`` rows and writes only the events of the matches whose row still
+        carries this token; the locks are held until it commits."""
         held = self.held
-        return {m for m in wanted if tokens.get(m) is None or tokens[m] != held.get(m)}
+        return {m: held[m] for m in match_ids if m in held}
 
     async def close(self) -> None:
         if self._renewing is not None:

@@ -8,6 +8,16 @@ the commit, before the returned future resolves — whether or not anyone still 
 arrive while a commit runs share the next transaction, which keeps the commit rate, not
 the action rate, the limit of a SQLite file.  A batch that fails is retried request by
 request so one bad request cannot fail the others.
+
+On PostgreSQL a batch of event rows is ONE statement and one network round trip
+(``_PgRows``): ``INSERT … SELECT FROM unnest(…)`` of all its rows in autocommit (a
+single statement is its own transaction) — no ``BEGIN`` / ``COMMIT`` trips and no
+per-row ``executemany`` messages.  In shared mode the lease fence (scale/owners.py) is
+folded into that statement: a ``SELECT … FOR SHARE`` of the batch's ``owners`` rows,
+and only the rows of matches whose row carries this worker's token are inserted; the
+statement returns those matches, so the others' requests fail with ``LeaseLost``.  A
+batch that also holds other ops (a game's end, chat lines) runs the same statement in
+one transaction with them.
 """
 
 from __future__ import annotations
@@ -18,13 +28,13 @@ import operator
 import queue
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import insert
 from sqlalchemy.engine import Connection, Engine
 
-from spillebord.server.storage.models import actions
+from spillebord.server.storage.models import actions, owners
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +44,8 @@ Op = dict[str, Any] | Callable[[Connection], None]
 OnCommit = Callable[[], None] | None
 _Request = tuple[Sequence[Op], asyncio.Future[None], asyncio.AbstractEventLoop, OnCommit]
 MAX_BATCH = 512
-Fence = Callable[[Connection, set[str]], set[str]]
+# shared mode: (the matches of a batch) -> this worker's lease token of those it holds
+Fence = Callable[[Iterable[str]], dict[str, str]]
 
 
 class LeaseLost(RuntimeError):
@@ -44,7 +55,8 @@ class LeaseLost(RuntimeError):
 class GroupWriter:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._insert = _RowInserter.for_engine(engine)
+        self._pg = _PgRows.for_engine(engine)
+        self._insert = None if self._pg is not None else _RowInserter.for_engine(engine)
         # Items are lists of requests: the event loop hands over everything submitted
         # in one loop iteration with a single put (one wake-up of this thread, not one
         # per action).
@@ -59,7 +71,8 @@ class GroupWriter:
         self.requests = 0
         # (requests, seconds) of every committed batch, on this thread (metrics.py)
         self.observe: Callable[[int, float], None] | None = None
-        # shared mode: the matches (of those given) whose events may not be written
+        # shared mode (PostgreSQL only): the lease tokens this worker holds; the events
+        # of a match whose ``owners`` row carries another token are not written
         self.fence: Fence | None = None
 
     async def write(self, ops: Sequence[Op]) -> None:
@@ -128,19 +141,12 @@ class GroupWriter:
         lost: list[_Request] = []
         try:
             conn = self._connection()
-            with conn.begin():
+            if self._pg is not None:
+                batch, lost = self._pg.commit(conn, batch, self.fence)
+            else:
                 if self.fence is not None:
-                    batch, lost = self._fenced(conn, batch, self.fence)
-                rows = [op for ops, _f, _l, _c in batch for op in ops if isinstance(op, dict)]
-                if rows:
-                    if self._insert is not None:
-                        self._insert(conn, rows)
-                    else:
-                        conn.execute(insert(actions), rows)
-                for ops, _fut, _loop, _cb in batch:
-                    for op in ops:
-                        if not isinstance(op, dict):
-                            op(conn)
+                    raise RuntimeError("the lease fence needs PostgreSQL")
+                self._commit_other(conn, batch)
         except Exception:
             self._drop_connection()
             batch = batch + lost
@@ -164,23 +170,16 @@ class GroupWriter:
         for loop, done in by_loop.items():
             loop.call_soon_threadsafe(_done_all, done)
 
-    @staticmethod
-    def _fenced(conn: Connection, batch: list[_Request], fence: Fence
-                ) -> tuple[list[_Request], list[_Request]]:
-        """(the requests that may be written, those of matches whose lease is gone)."""
-        matches = {op["match_id"] for ops, _f, _l, _c in batch for op in ops
-                   if isinstance(op, dict)}
-        if not matches:
-            return batch, []
-        refused = fence(conn, matches)
-        if not refused:
-            return batch, []
-        keep: list[_Request] = []
-        lost: list[_Request] = []
-        for request in batch:
-            hit = any(isinstance(op, dict) and op["match_id"] in refused for op in request[0])
-            (lost if hit else keep).append(request)
-        return keep, lost
+    def _commit_other(self, conn: Connection, batch: list[_Request]) -> None:
+        """SQLite (and any database but PostgreSQL): one transaction, one executemany."""
+        with conn.begin():
+            rows = [op for ops, _f, _l, _c in batch for op in ops if isinstance(op, dict)]
+            if rows:
+                if self._insert is not None:
+                    self._insert(conn, rows)
+                else:
+                    conn.execute(insert(actions), rows)
+            _run_ops(conn, batch)
 
     def _drop_connection(self) -> None:
         if self._conn is not None:
@@ -189,6 +188,118 @@ class GroupWriter:
             except Exception:  # already broken
                 log.debug("closing the writer connection failed", exc_info=True)
             self._conn = None
+
+
+def _run_ops(conn: Connection, batch: list[_Request]) -> None:
+    for ops, _fut, _loop, _cb in batch:
+        for op in ops:
+            if not isinstance(op, dict):
+                op(conn)
+
+
+class _PgRows:
+    """PostgreSQL: a batch's event rows in one ``INSERT … SELECT FROM unnest(…)`` (one
+    array per column: the same statement text for every batch size, so psycopg prepares
+    it once), with the lease fence in the same statement when there is one:
+
+    - ``f``: ``SELECT … FOR SHARE`` of the batch's ``owners`` rows — a takeover's
+      ``UPDATE`` of such a row waits for this statement's transaction, and a row that a
+      takeover updated and committed first is read in its new version;
+    - ``ok``: of those, the matches whose row carries the token this worker holds;
+    - only their rows are inserted, and ``ok`` is returned: the requests of the other
+      matches write nothing and fail with ``LeaseLost``.
+
+    A batch of rows only is that one statement in autocommit (its own transaction): one
+    round trip.  With other ops it runs first in their transaction."""
+
+    def __init__(self, engine: Engine) -> None:
+        from psycopg import pq  # (the "scale" extra: only PostgreSQL needs it)
+
+        self.idle = pq.TransactionStatus.IDLE
+        dialect = engine.dialect
+        quote = dialect.identifier_preparer.quote
+        columns = list(actions.c)
+        self.keys = [c.key for c in columns]
+        names = ", ".join(quote(c.name) for c in columns)
+        arrays = ", ".join(f"%s::{c.type.compile(dialect=dialect)}[]" for c in columns)
+        table = quote(actions.name)
+        self.plain = f"INSERT INTO {table} ({names}) SELECT * FROM unnest({arrays})"
+        self.fenced = (
+            f"WITH f AS MATERIALIZED (SELECT match_id, token FROM {quote(owners.name)} "
+            f"WHERE match_id = ANY(%s) FOR SHARE), "
+            f"ok AS (SELECT f.match_id FROM f JOIN unnest(%s::text[], %s::text[]) "
+            f"AS w(match_id, token) ON f.match_id = w.match_id AND f.token = w.token), "
+            f"ins AS (INSERT INTO {table} ({names}) SELECT * FROM unnest({arrays}) "
+            f"AS r({names}) WHERE r.match_id IN (SELECT match_id FROM ok)) "
+            f"SELECT match_id FROM ok")
+
+    @classmethod
+    def for_engine(cls, engine: Engine) -> _PgRows | None:
+        if engine.dialect.name != "postgresql" or engine.dialect.driver != "psycopg":
+            return None
+        return cls(engine)
+
+    def commit(self, conn: Connection, batch: list[_Request], fence: Fence | None
+               ) -> tuple[list[_Request], list[_Request]]:
+        """Write ``batch``: (the requests written, those the fence refused)."""
+        columns: list[list[Any]] = [[] for _ in self.keys]
+        request_match: list[str | None] = []
+        other_ops = False
+        for ops, _f, _l, _c in batch:
+            match: str | None = None
+            for op in ops:
+                if not isinstance(op, dict):
+                    other_ops = True
+                    continue
+                if match is None:
+                    match = op["match_id"]
+                elif op["match_id"] != match:  # the fence takes or refuses a request whole
+                    raise ValueError("a write request's event rows are of one match")
+                for column, key in zip(columns, self.keys, strict=True):
+                    column.append(op[key])
+            request_match.append(match)
+        sql = ""
+        params: tuple[Any, ...] = ()
+        if columns[0] and fence is None:
+            sql, params = self.plain, tuple(columns)
+        elif columns[0] and fence is not None:
+            wanted = sorted({m for m in request_match if m is not None})
+            tokens = fence(wanted)
+            sql, params = self.fenced, (wanted, list(tokens), list(tokens.values()),
+                                        *columns)
+        driver: Any = conn.connection.driver_connection
+        if other_ops:
+            with conn.begin():
+                written = self._execute(driver, sql, params)
+                keep, lost = self._split(batch, request_match, written, fence)
+                _run_ops(conn, keep)
+            return keep, lost
+        if driver.info.transaction_status != self.idle:
+            driver.rollback()  # (nothing of ours: e.g. a pool ping's implicit BEGIN)
+        driver.autocommit = True
+        try:
+            written = self._execute(driver, sql, params)
+        finally:
+            driver.autocommit = False
+        return self._split(batch, request_match, written, fence)
+
+    def _execute(self, driver: Any, sql: str, params: tuple[Any, ...]) -> set[str]:
+        """With the fence: the matches whose rows it let by (and the statement wrote)."""
+        if not sql:
+            return set()
+        cur = driver.execute(sql, params)
+        return {str(r[0]) for r in cur.fetchall()} if sql is self.fenced else set()
+
+    @staticmethod
+    def _split(batch: list[_Request], request_match: list[str | None], written: set[str],
+               fence: Fence | None) -> tuple[list[_Request], list[_Request]]:
+        if fence is None:
+            return batch, []
+        keep: list[_Request] = []
+        lost: list[_Request] = []
+        for request, match in zip(batch, request_match, strict=True):
+            (keep if match is None or match in written else lost).append(request)
+        return keep, lost
 
 
 class _RowInserter:
