@@ -3,9 +3,11 @@
 A seated player says a line (at most ``MAX_CHARS`` characters of text, or one of the
 quick ``PHRASES`` by key); it is stored with the match (table ``chat``) and sent as a
 ``chat`` message to every socket of the match — seats and spectators alike — on every
-worker: this worker's sockets at once, the others' through their poll of the table
-(every ``POLL`` seconds while they have sockets of a match with chat, looking back
-``LOOKBACK`` seconds and remembering what they sent).  A line is written in the same
+worker: this worker's sockets at once; the others read the table when the writing
+worker's notice comes over Redis after the commit (``notify`` / ``heard``; at most every
+``POLL`` seconds), and every ``SAFETY_POLL`` seconds anyway while they have sockets, so a
+lost notice only delays a line (each read looks back ``LOOKBACK`` seconds and remembers
+what was sent).  A line is written in the same
 group commit as the game events (no transaction of its own; the lines said while the
 previous chat write commits go in one insert statement together), and the speaker's
 name is read at most once a minute.  Lines are plain text: the page
@@ -36,7 +38,8 @@ MAX_CHARS = 300
 PHRASES = ("hello", "good_luck", "good_game", "thanks", "well_played", "oops")
 BURST = 5
 EVERY = 2.0
-POLL = 0.1
+POLL = 0.1  # seconds: the shortest time between two reads of other workers' lines
+SAFETY_POLL = 2.0  # seconds between reads when no notice came (none at all: POLL)
 NAME_TTL = 60.0  # seconds a display name is reused for chat lines
 LOOKBACK = 2.0
 
@@ -83,6 +86,10 @@ class Chat:
         self._queued_done: asyncio.Future[None] | None = None
         self._writing = False  # a chat write is being committed
         self.polling = False  # shared mode: other workers' lines are read back (start)
+        # shared mode: tell the other workers that a match has new lines (after the
+        # commit); they call ``heard``.  Without it the reads run every POLL seconds.
+        self.notify: Callable[[str], None] | None = None
+        self._heard = asyncio.Event()
 
     def start(self, poll: bool = True) -> None:
         """``poll``: other workers write lines too (shared mode); one worker delivers
@@ -96,6 +103,11 @@ class Chat:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
+
+    def heard(self, match_id: str) -> None:
+        """Another worker committed lines of ``match_id``: read them if it is watched."""
+        if match_id in self.listeners:
+            self._heard.set()
 
     def listen(self, match_id: str, push: Push) -> Callable[[], None]:
         self.listeners.setdefault(match_id, set()).add(push)
@@ -142,6 +154,8 @@ class Chat:
         if self.writer is None:
             line = await asyncio.to_thread(self.repo.add, match_id, seat, player_id, name,
                                            text, phrase, version, when)
+            if self.notify is not None:
+                self.notify(match_id)
         else:
             try:
                 await self._store(line, player_id, when)
@@ -177,6 +191,9 @@ class Chat:
                 done.set_exception(RuntimeError("the chat lines could not be saved"))
             else:
                 done.set_result(None)
+                if self.notify is not None:
+                    for match_id in {line["match_id"] for line, _p, _w in lines}:
+                        self.notify(match_id)
             if self._queued:
                 self._flush()
         self.writer().submit([self.repo.insert_many_op(lines)]).add_done_callback(written)
@@ -210,6 +227,10 @@ class Chat:
     async def _poll(self) -> None:
         while True:
             await asyncio.sleep(POLL)
+            if self.notify is not None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._heard.wait(), SAFETY_POLL - POLL)
+                self._heard.clear()
             if not self.listeners:
                 self.since = now()
                 continue

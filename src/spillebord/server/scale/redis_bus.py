@@ -2,7 +2,9 @@
 
 Every worker publishes ``"E <worker> <match> <version>"`` on one channel after each
 committed event and listens to the same channel (``"S <worker> <json>"`` messages carry
-which seats have sockets on which worker: presence.py).  Its own sockets are told at once
+which seats have sockets on which worker: presence.py; ``"N <worker> <topic> <arg>"``
+are notices — ``note`` — that something other than an event changed, e.g. a match's
+chat: the other workers read it then instead of polling).  Its own sockets are told at once
 (no round trip); the other workers hear it through Redis, first bring their copy of the
 match up to that version from the database (``catch_up``), then tell their sockets.
 Redis delivers the messages of one channel in the order it received them, and a match's
@@ -85,6 +87,11 @@ class RedisBus:
         # The version this worker's copy of a match is at (its first socket got it), so
         # an announcement of a version the sockets have does not tell them again.
         self.local_version: Callable[[str], int] | None = None
+        # Notices (``note``): topic -> what to call with the notice's argument on the
+        # other workers.  Sent after the change committed; a notice lost while Redis is
+        # down only delays (the receivers also read on a slow timer).
+        self.on_note: dict[str, Callable[[str], None]] = {}
+        self._notes: set[tuple[str, str]] = set()
 
     # -- lifecycle ----------------------------------------------------------------------
     def set_catch_up(self, fn: CatchUp, holds: Callable[[str], bool] | None = None) -> None:
@@ -170,6 +177,11 @@ class RedisBus:
                 if attempt == 2:
                     raise
 
+    def note(self, topic: str, arg: str) -> None:
+        """Tell the other workers (``on_note[topic](arg)`` there); never blocks."""
+        self._notes.add((topic, arg))
+        self._wake.set()
+
     # -- presence (takeover across workers) -------------------------------------------
     def set_presence(self, match_id: str, seat: int, count: int) -> None:
         """This worker now has ``count`` sockets on ``seat`` of the match."""
@@ -214,9 +226,10 @@ class RedisBus:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            while self._pending or self._presence_dirty:
+            while self._pending or self._presence_dirty or self._notes:
                 batch, self._pending = self._pending, {}
                 presence, self._presence_dirty = self._presence_dirty, False
+                notes, self._notes = self._notes, set()
                 try:
                     assert self._client is not None
                     async with self._client.pipeline(transaction=False) as pipe:
@@ -226,6 +239,8 @@ class RedisBus:
                         if presence:
                             pipe.publish(self.channel,
                                          f"S {self.worker} {self.presence.snapshot()}")
+                        for topic, arg in notes:
+                            pipe.publish(self.channel, f"N {self.worker} {topic} {arg}")
                         await pipe.execute()
                     self.stats.published += len(batch)
                     backoff = 0.05
@@ -237,6 +252,7 @@ class RedisBus:
                         self._pending[match_id] = max(version,
                                                       self._pending.get(match_id, 0))
                     self._presence_dirty = self._presence_dirty or presence
+                    self._notes |= notes
                     await asyncio.sleep(backoff)
                     backoff = min(MAX_BACKOFF, backoff * 2)
 
@@ -286,6 +302,15 @@ class RedisBus:
                     self.on_direct(sender, payload)
                 except Exception:
                     log.exception("direct message hook failed")
+            return
+        if text.startswith("N "):
+            _n, worker, topic, arg = [*text.split(" ", 3), "", "", ""][:4]
+            hook = self.on_note.get(topic)
+            if worker != self.worker and hook is not None:
+                try:
+                    hook(arg)
+                except Exception:
+                    log.exception("notice hook failed (%s)", topic)
             return
         if text.startswith("S "):
             _s, worker, payload = [*text.split(" ", 2), "", ""][:3]

@@ -11,6 +11,8 @@
 - ``refresh`` (on every ``hub.get`` and before a refused ``hello``) also re-reads the
   seats, so an invite claimed (or a lobby seat taken, or open seats filled with bots)
   on another worker shows here too.
+- Chat lines: the worker that wrote some tells the others (a Redis notice), which read
+  them then (chat.py).
 - The owner gives a game away (releases its lease) when it has no socket on it and
   another worker has its players' sockets: the next event there takes it.
 """
@@ -213,4 +215,8 @@ def install(hub: Hub) -> ScaleOut:
         parts.bus.current = current
         parts.bus.local_version = local_version
         parts.bus.on_presence = _presence_hook(hub)
+        # other workers' chat lines are read when their notice comes (chat.py)
+        bus = parts.bus
+        hub.chat.notify = lambda match_id: bus.note("chat", match_id)
+        bus.on_note["chat"] = hub.chat.heard
     return scale
