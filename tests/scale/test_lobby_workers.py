@@ -100,3 +100,46 @@ async def test_bots_fill_once_with_two_workers(postgres: Postgres, redis_server:
         await c.close()
         logs = w[0].output() + w[1].output()
         assert logs.count("bots at level") <= 1
+
+
+async def test_a_change_reaches_the_other_workers_lobby_at_once(
+        postgres: Postgres, redis_server: Redis, pg_url: str) -> None:
+    """The other worker reads the lobby's changes when the changing worker's notice
+    comes over Redis, not on its slow safety poll (tables/feed.py SAFETY_POLL, 2 s): a
+    table opened, taken and ended on worker 0 reaches worker 1's lobby socket well
+    within a second each time."""
+    with cluster(postgres, redis_server, pg_url) as w:
+        async with httpx.AsyncClient(timeout=30) as http, \
+                websockets.connect(f"{w[1].ws}/ws/lobby") as lobby:
+            assert json.loads(await lobby.recv())["t"] == "lobby"
+
+            async def told(match_id: str, kind: str, start: float) -> float:
+                while True:
+                    msg = json.loads(await asyncio.wait_for(lobby.recv(), 10))
+                    if msg["t"] == kind and msg["d"]["match_id"] == match_id:
+                        return time.monotonic() - start
+
+            waits = []
+            for i in range(4):
+                await asyncio.sleep(0.4)
+                host = await guest(http, w[0].http, f"Hurtig {i} {time.time_ns() % 10**6}")
+                start = time.monotonic()
+                r = await http.post(f"{w[0].http}/api/matches", headers=host,
+                                    json={"game": GAME, "seats": ["me", "human", "human"],
+                                          "public": True})
+                assert r.status_code == 201, r.text
+                match_id = r.json()["match_id"]
+                waits.append(await told(match_id, "table", start))
+                await asyncio.sleep(0.4)
+                taker = await guest(http, w[0].http, f"Tager {i} {time.time_ns() % 10**6}")
+                start = time.monotonic()
+                taken = await http.post(f"{w[0].http}/api/lobby/{match_id}/take", json={},
+                                        headers=taker)
+                assert taken.status_code == 200, taken.text
+                while True:  # the same table with one seat fewer free
+                    msg = json.loads(await asyncio.wait_for(lobby.recv(), 10))
+                    if msg["t"] == "table" and msg["d"]["match_id"] == match_id \
+                            and msg["d"]["free"] == 1:
+                        break
+                waits.append(time.monotonic() - start)
+            assert max(waits) < 1.0, waits

@@ -217,6 +217,7 @@ class Hub:
         token = new_token()
         match_id, seat = await asyncio.to_thread(
             self.repo.claim_invite, token_hash(code), token_hash(token), player)
+        self.tables.feed.kick(match_id)  # an open table's seat was taken
         session = self.sessions.get(match_id)
         if session is not None:
             session.seats[seat].token_hash = token_hash(token)

@@ -367,6 +367,7 @@ class Session:
             self.row.status = "finished"
             self.row.outcome = outcome.to_json()
             self.row.finished = finished
+            self.hub.tables.feed.kick(self.id)  # an open table's end leaves the lobby
 
     def _announce_later(self) -> None:
         task = asyncio.get_running_loop().create_task(self._announce())

@@ -11,8 +11,8 @@
 - ``refresh`` (on every ``hub.get`` and before a refused ``hello``) also re-reads the
   seats, so an invite claimed (or a lobby seat taken, or open seats filled with bots)
   on another worker shows here too.
-- Chat lines: the worker that wrote some tells the others (a Redis notice), which read
-  them then (chat.py).
+- Chat lines and lobby changes: the worker that wrote them tells the others (a Redis
+  notice), which read them then (chat.py, tables/feed.py).
 - The owner gives a game away (releases its lease) when it has no socket on it and
   another worker has its players' sockets: the next event there takes it.
 """
@@ -219,4 +219,7 @@ def install(hub: Hub) -> ScaleOut:
         bus = parts.bus
         hub.chat.notify = lambda match_id: bus.note("chat", match_id)
         bus.on_note["chat"] = hub.chat.heard
+        feed = hub.tables.feed  # and the lobby's changes (tables/feed.py)
+        feed.notify = lambda match_id: bus.note("lobby", match_id)
+        bus.on_note["lobby"] = feed.heard
     return scale

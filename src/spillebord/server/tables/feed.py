@@ -1,16 +1,19 @@
 """The live lobby: ``/ws/lobby`` sockets get the open public tables at once, then one
 message per table that changed (``table``: its new picture; ``gone``: no longer open).
 
-Every worker finds changes the same way — by polling the ``changed`` column of
-``open_tables`` (indexed) every ``lobby_poll`` seconds while it has lobby sockets — so
-a table opened or taken on another worker reaches this worker's sockets too; a change
-made here wakes the poll at once and names its table, so it is sent however late its
-transaction committed after its stamp.  For other workers' changes the poll looks back
-``LOOKBACK`` seconds and remembers what it sent, so a transaction that commits up to
-that long after its stamp is still seen, and nothing is sent twice.  Sockets connecting
-between two changes share one encoded snapshot (a change drops it; sockets listen
-before they read it); a change a socket's snapshot already showed (the same table at
-the same stamp) is not sent to it again.
+Every worker finds changes the same way — by reading the ``changed`` column of
+``open_tables`` (indexed) while it has lobby sockets — so a table opened or taken on
+another worker reaches this worker's sockets too; a change made here (``kick``) wakes
+the read at once and names its table, so it is sent however late its transaction
+committed after its stamp.  One worker reads every ``lobby_poll`` seconds.  In shared
+mode a kick also sends a notice over Redis (``notify``), the other workers read when it
+comes (``heard``; at most once per ``lobby_poll`` seconds), and otherwise only every
+``SAFETY_POLL`` seconds, so a lost notice only delays a change.  For other workers'
+changes each read looks back ``LOOKBACK`` seconds and remembers what it sent, so a
+transaction that commits up to that long after its stamp is still seen, and nothing is
+sent twice.  Sockets connecting between two changes share one encoded snapshot (a
+change drops it; sockets listen before they read it); a change a socket's snapshot
+already showed (the same table at the same stamp) is not sent to it again.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -33,6 +37,7 @@ LOOKBACK = 10.0  # seconds a commit may lag its stamp on another worker (issue 1
 # loaded machine committed a local table more than 2 s after its stamp and it was lost)
 SNAPSHOT_AGE = 5.0  # seconds a snapshot is reused while nothing changed
 MAX_QUEUE = 1024  # messages a slow lobby socket may fall behind before it is closed
+SAFETY_POLL = 2.0  # seconds between reads without a notice (shared mode: ``notify``)
 
 
 class LobbySocket:
@@ -66,6 +71,8 @@ class LobbyFeed:
         # change (500 sockets connecting need one listing, not 500).
         self._snapshot: tuple[float, str, dict[str, datetime]] | None = None
         self._changes = 0  # counts invalidations: a snapshot read across one is not kept
+        # shared mode: tell the other workers a table changed (they call ``heard``)
+        self.notify: Callable[[str], None] | None = None
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name="lobby-feed")
@@ -81,6 +88,14 @@ class LobbyFeed:
         self.kicked.add(match_id)
         self._drop_snapshot()
         self.wake.set()
+        if self.notify is not None:
+            self.notify(match_id)
+
+    def heard(self, _match_id: str) -> None:
+        """Another worker changed a table (committed): read the changes now."""
+        self._drop_snapshot()
+        if self.sockets:
+            self.wake.set()
 
     def _drop_snapshot(self) -> None:
         self._snapshot = None
@@ -101,7 +116,8 @@ class LobbyFeed:
     async def _run(self) -> None:
         while True:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), timeout=self.poll)
+                await asyncio.wait_for(self.wake.wait(), timeout=self.poll
+                                       if self.notify is None else SAFETY_POLL)
             self.wake.clear()
             if not self.sockets:
                 self.since = now()
@@ -112,6 +128,8 @@ class LobbyFeed:
                 await self._step()
             except Exception:  # a database hiccup: the next poll tries again
                 log.warning("lobby poll failed", exc_info=True)
+                await asyncio.sleep(self.poll)
+            if self.notify is not None:  # notices: at most one read per lobby_poll
                 await asyncio.sleep(self.poll)
 
     async def _step(self) -> None:
