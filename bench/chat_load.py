@@ -15,16 +15,19 @@ processes of its own, so neither side's work delays the other's clock readings:
   whole run, saying ``--lines`` lines per second in all — but only in the *chat on*
   windows; each line's say → heard latency is recorded (both seats hear it).
 
-The run alternates ``--windows`` windows of ``--seconds`` each, chat off, on, off, on …,
-so both conditions see the same machine (other work on the shared cores comes and goes);
-the first second of each window is not counted.  The server's CPU per window and per
+The run has ``--windows`` windows of ``--seconds`` each, chat off, on, on, off, off, on,
+on, off …, so both conditions see the same machine (other work on the shared cores comes
+and goes) and a drift over the run (a warming database, a busier machine) weighs on both
+alike; the first second of each window is not counted.  The server's CPU per window and per
 chat line is shown too: on a shared machine it is the steadier figure.  ``--pin`` runs the
 server on the first CPU and the client processes on the others (the clients' own chat
 work — parsing 2,000 lines a second — then cannot take the server's CPU, but the games'
 client shares its core with the chat's).  ``--yield-cpu`` runs the chat clients at the
 lowest priority (nice 19), so their work — which a real deployment does on the players'
 machines — takes only CPU time the server and the games' client leave.  The games' p99
-in the *on* windows over the p99 in the *off* windows is the figure.  Target (issue 15):
+in the *on* windows over the p99 in the *off* windows is the figure.  ``--separate-chat``
+sends the rooms to a second server process instead, so the games' server does no chat
+work: the ratio a chat process of its own could reach at best on the same cores.  Target (issue 15):
 1,000 lines/s across 200 rooms without the games' paced p99 growing by more than 20 %.
 """
 
@@ -93,6 +96,9 @@ async def player(base: str, rate: float, until: float, out: list[tuple[float, fl
                     msg = orjson.loads(await ws.recv())
                     if msg["t"] == "state" and msg["d"]["seat"] == 0:
                         state = msg
+                # Each player at its own phase of the pace (players are independent:
+                # sockets that all act at the same instant would measure the bursts).
+                await asyncio.sleep(rng.random() / rate)
                 while time.time() < until and state["d"]["outcome"] is None:
                     legal = [a for a in state["d"]["legal"] if a != "resign"]
                     if not legal:
@@ -241,20 +247,22 @@ def sample_cpu(pid: int, windows: list[tuple[float, float, bool]],
 
 
 def measure(base: str, server_pid: int, args: argparse.Namespace,
-            client_cpus: set[int] | None) -> list[tuple[str, ...]]:
+            client_cpus: set[int] | None, chat_base: str | None = None,
+            chat_pid: int | None = None) -> list[tuple[str, ...]]:
+    """``chat_base``, ``chat_pid``: the rooms' own server (``--separate-chat``)."""
     ctx = mp.get_context("spawn")
     results = ctx.Queue()
     started = ctx.Event()
     plan = ctx.Queue()
     # The chat rooms connect first; the windows start once they all stand.
-    chat = ctx.Process(target=chat_main, args=(base, args.rooms, args.lines, plan,
+    chat = ctx.Process(target=chat_main, args=(chat_base or base, args.rooms, args.lines, plan,
                                                results, started, client_cpus,
                                                args.yield_cpu))
     chat.start()
     if not started.wait(timeout=600):
         raise SystemExit("the chat rooms did not connect within 10 minutes")
     t0 = time.time() + 6.0  # the games' process starts and connects meanwhile
-    windows = [(t0 + k * args.seconds, t0 + (k + 1) * args.seconds, k % 2 == 1)
+    windows = [(t0 + k * args.seconds, t0 + (k + 1) * args.seconds, k % 4 in (1, 2))
                for k in range(args.windows)]
     plan.put(windows)
     games = ctx.Process(target=games_main, args=(base, args.players, args.rate,
@@ -266,6 +274,10 @@ def measure(base: str, server_pid: int, args: argparse.Namespace,
     sampler = threading.Thread(target=sample_cpu, args=(server_pid, windows, cpu, waited),
                                daemon=True)
     sampler.start()
+    chat_cpu: dict[bool, float] = {}
+    if chat_pid is not None:  # the chat's own server: its CPU gives the cost per line
+        threading.Thread(target=sample_cpu, args=(chat_pid, windows, chat_cpu, {}),
+                         daemon=True).start()
     got: dict[str, Any] = {}
     while len(got) < 2:
         try:
@@ -300,7 +312,8 @@ def measure(base: str, server_pid: int, args: argparse.Namespace,
                      f"{statistics.median(lat) * 1e3 if lat else float('nan'):.1f}",
                      f"{p99[on] * 1e3:.1f}", f"{max(lat, default=0) * 1e3:.1f}", chat_cell))
     said_on = len(in_windows(said, windows, True)[0])
-    per_line = (cpu[True] - cpu[False]) / said_on if said_on else float("nan")
+    by_chat = chat_cpu if chat_pid is not None else cpu
+    per_line = (by_chat[True] - by_chat[False]) / said_on if said_on else float("nan")
     rows.append(("p99 on/off", f"+{per_line * 1e6:.0f} µs/line", "", "", "",
                  f"{p99[True] / p99[False]:.2f}", "", "target ≤ 1.20"))
     return rows
@@ -313,13 +326,19 @@ def main() -> None:
     ap.add_argument("--rooms", type=int, default=200)
     ap.add_argument("--lines", type=float, default=1000.0)
     ap.add_argument("--seconds", type=float, default=10.0, help="length of each window")
-    ap.add_argument("--windows", type=int, default=6, help="off, on, off, on …")
+    ap.add_argument("--windows", type=int, default=8, help="off, on, on, off, off, on, on, "
+                                                            "off … (a multiple of 4 is "
+                                                            "balanced)")
     ap.add_argument("--pin", action=argparse.BooleanOptionalAction, default=False,
                     help="server on the first CPU, the client processes on the others, so "
                          "the clients' chat work does not take the server's CPU")
     ap.add_argument("--yield-cpu", action="store_true",
                     help="run the chat clients at the lowest priority (nice 19): in a real "
                          "deployment their work is on the players' machines")
+    ap.add_argument("--separate-chat", action="store_true",
+                    help="the chat rooms talk to a second server process: the games' "
+                         "server does no chat work (what a chat process of its own would "
+                         "buy at most on these cores; the CPU per line is the second's)")
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
     if args.quick:
@@ -332,15 +351,23 @@ def main() -> None:
         if args.pin and len(cpus) >= 2:  # the server's core, the clients' core(s)
             server_cpus, client_cpus = {cpus[0]}, set(cpus[1:])
         proc, base = start_server(Path(tmp), server_cpus)
+        chat_dir = Path(tmp) / "chat"
+        chat_dir.mkdir()
+        chat_proc = start_server(chat_dir, server_cpus) if args.separate_chat else None
         try:
-            rows = measure(base, proc.pid, args, client_cpus)
+            rows = measure(base, proc.pid, args, client_cpus,
+                           chat_proc[1] if chat_proc else None,
+                           chat_proc[0].pid if chat_proc else None)
         finally:
             serving.stop_server(proc, Path(tmp), console)
+            if chat_proc is not None:
+                serving.stop_server(chat_proc[0], chat_dir, console)
     table = Table(title=f"Paced games ({args.players} sockets × {args.rate:g}/s) and chat "
                         f"({args.rooms} rooms, {args.lines:g} lines/s asked), "
-                        f"{args.windows} windows of {args.seconds:g} s, off/on alternating"
+                        f"{args.windows} windows of {args.seconds:g} s (off, on, on, off …)"
                         f"{', server and clients on separate cores' if args.pin else ''}"
-                        f"{', chat clients at nice 19' if args.yield_cpu else ''}")
+                        f"{', chat clients at nice 19' if args.yield_cpu else ''}"
+                        f"{', chat on a second server process' if args.separate_chat else ''}")
     for col in ("phase", "server CPU", "loop waited for a CPU", "actions", "median ms",
                 "p99 ms", "max ms", "chat"):
         table.add_column(col)

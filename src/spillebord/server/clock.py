@@ -31,13 +31,29 @@ def is_move(kind: str, text: str) -> bool:
     return kind == "redo" or (kind == "act" and text != "resign")
 
 
+class Tally:
+    """The clock kept up to date one event at a time (a live session adds each event as
+    it is applied, so a state message costs the same in a long game as in a short one)."""
+
+    __slots__ = ("before", "moves", "seconds")
+
+    def __init__(self, created: datetime) -> None:
+        self.before = created
+        self.moves = 0
+        self.seconds = 0.0
+
+    def add(self, kind: str, text: str, when: datetime) -> None:
+        self.moves += is_move(kind, text)
+        self.seconds += min(IDLE_CAP, max(0.0, (when - self.before).total_seconds()))
+        self.before = when
+
+    def clock(self) -> Clock:
+        return Clock(self.moves, self.seconds)
+
+
 def play_clock(created: datetime, events: Iterable[tuple[str, str, datetime]]) -> Clock:
     """``events``: (kind, text, time) in order of play."""
-    moves = 0
-    seconds = 0.0
-    before = created
+    tally = Tally(created)
     for kind, text, when in events:
-        moves += is_move(kind, text)
-        seconds += min(IDLE_CAP, max(0.0, (when - before).total_seconds()))
-        before = when
-    return Clock(moves, seconds)
+        tally.add(kind, text, when)
+    return tally.clock()

@@ -24,7 +24,7 @@ from spillebord import games
 from spillebord.core.protocol import Action, Game, State, replay
 from spillebord.core.record import GameRecord
 from spillebord.server import fairness, wire
-from spillebord.server.clock import Clock, play_clock
+from spillebord.server.clock import Clock, Tally
 from spillebord.server.errors import Refusal
 from spillebord.server.storage.repo import EventRow, MatchRow, Repository, SeatRow, now
 from spillebord.server.storage.writer import LeaseLost, Op
@@ -63,6 +63,7 @@ class Session:
         self.solitaire = self.game.is_solitaire
         self.seats: list[SeatRow] = row.seat_rows
         self.events: list[EventRow] = []
+        self.tally = Tally(row.created)  # the clock of ``events`` (events are only added)
         self.applied: list[str] = []
         self.undone: list[str] = []
         start = self.game.new(deal=row.deal, seats=row.seats, **row.flags)
@@ -142,6 +143,7 @@ class Session:
             if facts is not None:
                 self.facts[e.seq] = facts
         self.events.append(e)
+        self.tally.add(e.kind, e.text, e.time)
 
     def apply_remote(self, e: EventRow) -> None:
         """Apply an event another worker committed; it must be the next one."""
@@ -442,7 +444,7 @@ class Session:
 
     def clock(self) -> Clock:
         """Moves made and time played so far (server/clock.py)."""
-        return play_clock(self.row.created, ((e.kind, e.text, e.time) for e in self.events))
+        return self.tally.clock()
 
     def seat_list(self) -> list[dict[str, Any]]:
         """Each seat as everyone may see it: kind, bot and level, claimed, connected."""
