@@ -62,7 +62,9 @@ def clean_text(raw: str) -> str:
     if len(text) > MAX_CHARS:
         raise Refusal("bad_chat", f"a chat line has at most {MAX_CHARS} characters",
                       key="server.chat_long", params={"max": MAX_CHARS})
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text):
+    # (isprintable() is false for every one of these categories: most lines skip the loop)
+    if not text.isprintable() and any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co",
+                                                                   "Cn") for ch in text):
         raise Refusal("bad_chat", "a chat line is one line of visible text",
                       key="server.chat_characters")
     return text

@@ -221,7 +221,8 @@ class Connection:
             self.error("malformed", 'a message is one JSON object '
                                     '{"t": type, "v": version, "d": data}')
             return
-        if too_deep(msg):
+        # (nesting deeper than MAX_DEPTH takes more than MAX_DEPTH brackets)
+        if raw.count("{") + raw.count("[") > MAX_DEPTH and too_deep(msg):
             self.error("malformed", f"a message nests at most {MAX_DEPTH} levels", ref)
             return
         d = msg.get("d", {})
