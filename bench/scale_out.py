@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -115,6 +116,37 @@ def cpu_tree(root: int) -> float:
         except (OSError, ValueError, IndexError):
             continue
     return total
+
+
+def by_thread(pids: dict[str, list[int]]) -> dict[str, float]:
+    """``--threads``: CPU seconds of the workers' event-loop threads and of their other
+    threads (the group writer, the threads that read the database), and of every
+    PostgreSQL process by its title (a backend by its database, a background process
+    by its name)."""
+    out: dict[str, float] = {}
+    for pid in pids.get("workers", []):
+        for task in Path(f"/proc/{pid}/task").glob("*"):
+            try:
+                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            key = "worker loop" if task.name == str(pid) else "worker other threads"
+            out[key] = out.get(key, 0.0) + (int(fields[11]) + int(fields[12])) / TICK
+    for root in pids.get("postgres", []):
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) != root:
+                    continue
+                title = (stat.parent / "cmdline").read_bytes().decode().replace("\0", " ")
+            except (OSError, ValueError, IndexError):
+                continue
+            words = title.split()
+            # "postgres: postgres cpu1 127.0.0.1(5555) idle" or "postgres: walwriter"
+            key = ("pg db " + words[2] if len(words) > 3 and "(" in words[3]
+                   else "pg " + " ".join(words[1:3]))
+            out[key] = out.get(key, 0.0) + (int(fields[11]) + int(fields[12])) / TICK
+    return out
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -245,10 +277,26 @@ class Stack:
     pids: dict[str, list[int]]
     stop: list[Any]
     forwarded: bool = False
+    workers: list[str] = field(default_factory=list)  # each worker's own http address
+
+
+async def batches(workers: list[str]) -> tuple[float, float]:
+    """(group-writer batches, requests in them) of all workers, from their /metrics."""
+    total = [0.0, 0.0]
+    async with httpx.AsyncClient(timeout=10) as http:
+        for base in workers:
+            text = (await http.get(f"{base}/metrics")).text
+            for line in text.splitlines():
+                if line.startswith("spillebord_writer_batch_size_count"):
+                    total[0] += float(line.split()[-1])
+                elif line.startswith("spillebord_writer_batch_size_sum"):
+                    total[1] += float(line.split()[-1])
+    return total[0], total[1]
 
 
 async def measure_paced(stack: Stack, clients: int, rate: float, warmup: float,
-                        seconds: float, seed: int) -> dict[str, float]:
+                        seconds: float, seed: int, threads: bool = False
+                        ) -> dict[str, float]:
     https = [httpx.AsyncClient(base_url=h, timeout=30,
                                limits=httpx.Limits(max_connections=clients + 8))
              for h, _ in stack.targets]
@@ -271,9 +319,13 @@ async def measure_paced(stack: Stack, clients: int, rate: float, warmup: float,
         return {k: sum(cpu_tree(p) for p in v) for k, v in stack.pids.items()}
 
     cpu0, n0, t0 = cpu(), out.actions, time.monotonic()
+    th0 = by_thread(stack.pids) if threads else {}
+    b0 = await batches(stack.workers) if threads else (0.0, 0.0)
     lat0 = len(out.latencies)
     await asyncio.sleep(seconds)
     cpu1, n1, t1 = cpu(), out.actions, time.monotonic()
+    th1 = by_thread(stack.pids) if threads else {}
+    b1 = await batches(stack.workers) if threads else (0.0, 0.0)
     lats = out.latencies[lat0:]
     stop.set()
     await asyncio.wait(tasks, timeout=15)
@@ -282,8 +334,22 @@ async def measure_paced(stack: Stack, clients: int, rate: float, warmup: float,
     n = max(1, n1 - n0)
     per = {f"cpu_{k}": (cpu1[k] - cpu0[k]) / n * 1000 for k in cpu0}
     per["cpu_total"] = sum(per.values())
+    per.update({f"thread {k}": (v - th0.get(k, 0.0)) / n * 1000 for k, v in th1.items()})
+    if b1[0] > b0[0]:
+        per["batch"] = (b1[1] - b0[1]) / (b1[0] - b0[0])  # requests per writer batch
     return {**per, "rate": n / (t1 - t0), "p50": pct(lats, 50) * 1000,
             "p99": pct(lats, 99) * 1000, "errors": out.errors}
+
+
+def pin(pids: list[int]) -> None:
+    """``--pin``: worker i of a stack on core i (every thread; threads started later
+    inherit it) — one worker per core, as on a host with a core for each worker
+    (systemd ``CPUAffinity=``).  PostgreSQL, Redis and the load generator float."""
+    cores = sorted(os.sched_getaffinity(0))
+    for i, pid in enumerate(pids):
+        for task in Path(f"/proc/{pid}/task").glob("*"):
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(int(task.name), {cores[i % len(cores)]})
 
 
 def start_stacks(args: argparse.Namespace, tmp: Path) -> tuple[list[Stack], list[Any]]:
@@ -296,9 +362,11 @@ def start_stacks(args: argparse.Namespace, tmp: Path) -> tuple[list[Stack], list
     lease = {"SPILLEBORD_WARM": "0"}
     sqlite = Workers.start(1, worker_env(f"sqlite:///{tmp / 'single.db'}", None, **lease),
                            app=APP)
+    if args.pin:
+        pin([w.proc.pid for w in sqlite.items if w.proc])
     stacks.append(Stack("SQLite, 1 process", [(w.http, w.ws) for w in sqlite.items],
                         {"workers": [w.proc.pid for w in sqlite.items if w.proc]},
-                        [sqlite]))
+                        [sqlite], workers=[w.http for w in sqlite.items]))
     setups = [("shared, 1 worker", 1, False, False), ("shared, 2 workers", 2, False, False)]
     if args.nginx:
         setups.append(("shared, 2 workers, nginx", 2, True, False))
@@ -309,6 +377,8 @@ def start_stacks(args: argparse.Namespace, tmp: Path) -> tuple[list[Stack], list
         services.append(redis)
         db = pg.create_database(f"cpu{len(stacks)}")
         workers = Workers.start(n, worker_env(db, redis.url, **lease), app=APP)
+        if args.pin:
+            pin([w.proc.pid for w in workers.items if w.proc])
         stop: list[Any] = [workers]
         pids = {"workers": [w.proc.pid for w in workers.items if w.proc],
                 "postgres": [pg.postmaster_pid()], "redis": [redis.proc.pid]}
@@ -318,7 +388,8 @@ def start_stacks(args: argparse.Namespace, tmp: Path) -> tuple[list[Stack], list
             stop.insert(0, proxy)
             pids["nginx"] = [proxy.proc.pid]
             targets = [(proxy.http, proxy.ws)]
-        stacks.append(Stack(name, targets, pids, stop, forwarded))
+        stacks.append(Stack(name, targets, pids, stop, forwarded,
+                            [w.http for w in workers.items]))
     return stacks, services
 
 
@@ -341,7 +412,8 @@ def compare(args: argparse.Namespace) -> None:
             for r in range(args.rounds):
                 for stack in stacks:
                     res = asyncio.run(measure_paced(stack, args.clients, args.rate,
-                                                    args.warmup, args.seconds, 1000 * r))
+                                                    args.warmup, args.seconds, 1000 * r,
+                                                    args.threads))
                     results[stack.name].append(res)
                     loads.append(os.getloadavg()[0])
                     progress.console.print(
@@ -381,7 +453,18 @@ def compare(args: argparse.Namespace) -> None:
     for name, runs in results.items():
         console.print(f"  {name}: CPU/action per round "
                       + ", ".join(f"{x['cpu_total']:.3f}" for x in runs))
-    console.print(f"cores: {os.cpu_count()}, load average (1 min) during the rounds "
+    if args.threads:
+        for name, runs in results.items():
+            keys = sorted({k for x in runs for k in x if k.startswith("thread ")})
+            shown = [(k[7:], statistics.median([x.get(k, 0.0) for x in runs]))
+                     for k in keys]
+            console.print(f"  {name}, ms per action by thread / process (median): "
+                          + ", ".join(f"{k} {v:.3f}" for k, v in shown if v >= 0.0005))
+            if any("batch" in x for x in runs):
+                console.print(f"  {name}, requests per writer batch: "
+                              + ", ".join(f"{x['batch']:.2f}" for x in runs if "batch" in x))
+    console.print(f"cores: {os.cpu_count()}{', workers pinned one per core' if args.pin else ''}"
+                  f", load average (1 min) during the rounds "
                   f"{min(loads):.1f}–{max(loads):.1f}; the load generator runs on the "
                   "same cores and is not counted")
     if args.json:
@@ -399,6 +482,10 @@ def main() -> None:
     ap.add_argument("--forwarded", action="store_true",
                     help="--cpu: also 2 workers with every socket away from its owner")
     ap.add_argument("--json", action="store_true", help="--cpu: also print JSON")
+    ap.add_argument("--pin", action="store_true",
+                    help="--cpu: worker i of each stack pinned to core i (one worker per core)")
+    ap.add_argument("--threads", action="store_true",
+                    help="--cpu: also CPU per action by worker thread and PostgreSQL process")
     ap.add_argument("--quick", action="store_true", help="short runs, few client counts")
     ap.add_argument("--clients", default="", help="comma-separated client counts")
     ap.add_argument("--seconds", type=float, default=0.0, help="seconds per run")
