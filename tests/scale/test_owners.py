@@ -90,6 +90,8 @@ async def test_the_fence_refuses_a_stale_owner(pg_url: str) -> None:
         with pytest.raises(LeaseLost):
             await lost
         await kept
+        with pytest.raises(LeaseLost):  # and alone in its batch (a one-row statement)
+            await wa.write([Repository.event_row("g1", EventRow(2, "act", "stale", 0))])
         await wb.write([Repository.event_row("g1", EventRow(2, "act", "new", 0))])
         # A worker that never held the match cannot write it either.
         c = Owners(dsn, "C", ttl=0.5)
@@ -137,18 +139,23 @@ async def test_a_batch_waits_for_a_takeover_in_flight(pg_url: str) -> None:
         for match_id, commit in (("h1", True), ("h2", False)):
             await takeover(match_id)
             pending = wa.submit([Repository.event_row(match_id, EventRow(1, "act", "a", 0))])
+            await asyncio.sleep(0.2)  # (a batch of its own; the next one waits behind it)
             ended = wa.submit([Repository.event_row(match_id, EventRow(2, "act", "b", 0)),
                                finish(match_id)])
+            again = wa.submit([Repository.event_row(match_id, EventRow(2, "act", "c", 0)),
+                               Repository.event_row(match_id, EventRow(3, "act", "d", 0))])
             await asyncio.sleep(0.5)
             assert not pending.done() and not ended.done()  # waiting for the lock
             await (other.commit() if commit else other.rollback())
             if commit:
-                for fut in (pending, ended):
+                for fut in (pending, ended, again):
                     with pytest.raises(LeaseLost):
                         await fut
             else:
                 await pending
                 await ended
+                with pytest.raises(RuntimeError):  # seq 2 is there: the key refuses it
+                    await again
         with engine.connect() as conn:
             rows = conn.execute(select(actions.c.match_id, actions.c.seq)
                                 .order_by(actions.c.match_id, actions.c.seq)).all()
