@@ -47,6 +47,8 @@ sys.path.insert(0, str(ROOT))
 
 from tests.services import Nginx, Postgres, Redis, Workers, worker_env  # noqa: E402
 
+from server_load import thread_cpu  # noqa: E402
+
 GAMES = ["posthus", "studenter"]
 APP = "spillebord.server.app:create_app"
 
@@ -125,13 +127,10 @@ def by_thread(pids: dict[str, list[int]]) -> dict[str, float]:
     by its name)."""
     out: dict[str, float] = {}
     for pid in pids.get("workers", []):
-        for task in Path(f"/proc/{pid}/task").glob("*"):
-            try:
-                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            key = "worker loop" if task.name == str(pid) else "worker other threads"
-            out[key] = out.get(key, 0.0) + (int(fields[11]) + int(fields[12])) / TICK
+        for key, seconds in thread_cpu(pid).items():
+            if key != "loop_sys":
+                name = "worker loop" if key == "loop" else "worker other threads"
+                out[name] = out.get(name, 0.0) + seconds
     for root in pids.get("postgres", []):
         for stat in Path("/proc").glob("[0-9]*/stat"):
             try:
