@@ -6,7 +6,11 @@ shared mode with two workers (``--nginx``: behind nginx, which hashes the match 
 ``--forwarded``: every socket on the worker that does not own its game) — read from
 /proc for every process (workers, PostgreSQL with all its backends, Redis, nginx).
 Targets: shared ≤ 2× SQLite; two workers ≤ 1.1× one worker.  Setups alternate round by
-round so a noisy machine hits them alike; the medians are compared.
+round (the order reversed every other round) so a noisy machine hits them alike; the
+medians, and the ratios of the same round, are compared.  ``--per-worker`` adds one
+worker at half the offered load and two workers at twice it: the CPU an action costs
+depends on how busy each process is, and these pairs compare setups whose workers each
+run at the same rate.
 
     nice -n 10 python bench/scale_out.py --cpu --rate 200 --clients 20 --rounds 3
 
@@ -50,6 +54,8 @@ from tests.services import Nginx, Postgres, Redis, Workers, worker_env  # noqa: 
 from server_load import thread_cpu  # noqa: E402
 
 GAMES = ["posthus", "studenter"]
+HALF = "shared, 1 worker, half the load"
+DOUBLE = "shared, 2 workers, twice the load"
 APP = "spillebord.server.app:create_app"
 
 
@@ -403,20 +409,28 @@ def compare(args: argparse.Namespace) -> None:
     console = Console(width=150)
     tmp = Path(tempfile.mkdtemp(prefix="spillebord-cpu-"))
     stacks, services = start_stacks(args, tmp)
-    results: dict[str, list[dict[str, float]]] = {s.name: [] for s in stacks}
+    # (label, stack, offered actions/s, clients): every setup at the same offered load;
+    # with --per-worker also one worker at half of it and two workers at twice it, so
+    # each worker of a pair runs at the rate it runs at in another case
+    cases = [(s.name, s, args.rate, args.clients) for s in stacks]
+    if args.per_worker:
+        by_name = {s.name: s for s in stacks}
+        cases += [(HALF, by_name["shared, 1 worker"], args.rate / 2, args.clients // 2),
+                  (DOUBLE, by_name["shared, 2 workers"], args.rate * 2, args.clients * 2)]
+    results: dict[str, list[dict[str, float]]] = {c[0]: [] for c in cases}
     loads: list[float] = []
     try:
         with Progress(console=console) as progress:
-            task = progress.add_task("rounds", total=args.rounds * len(stacks))
+            task = progress.add_task("rounds", total=args.rounds * len(cases))
             for r in range(args.rounds):
-                for stack in stacks:
-                    res = asyncio.run(measure_paced(stack, args.clients, args.rate,
-                                                    args.warmup, args.seconds, 1000 * r,
-                                                    args.threads))
-                    results[stack.name].append(res)
+                # alternate the order round by round: no case always follows another
+                for name, stack, rate, clients in (cases if r % 2 == 0 else cases[::-1]):
+                    res = asyncio.run(measure_paced(stack, clients, rate, args.warmup,
+                                                    args.seconds, 1000 * r, args.threads))
+                    results[name].append(res)
                     loads.append(os.getloadavg()[0])
                     progress.console.print(
-                        f"round {r + 1} {stack.name:30} {res['rate']:6.0f} actions/s  "
+                        f"round {r + 1} {name:38} {res['rate']:6.0f} actions/s  "
                         f"CPU/action {res['cpu_total']:.3f} ms  p99 {res['p99']:.1f} ms  "
                         f"errors {res['errors']:.0f}")
                     progress.advance(task)
@@ -449,6 +463,19 @@ def compare(args: argparse.Namespace) -> None:
     sqlite = medians[stacks[0].name]
     console.print(f"shared 1 worker / SQLite: {one / sqlite:.2f}× (target ≤ 2×); "
                   f"2 workers / 1 worker: {two / one:.2f}× (target ≤ 1.1×)")
+    pairs = [("2 workers / 1 worker, same offered load", "shared, 2 workers",
+              "shared, 1 worker")]
+    if args.per_worker:
+        pairs += [("1 worker at half the load / at the load", HALF, "shared, 1 worker"),
+                  ("2 workers at twice the load / 1 worker (same rate per worker)", DOUBLE,
+                   "shared, 1 worker"),
+                  ("2 workers / 1 worker at half the load (same rate per worker)",
+                   "shared, 2 workers", HALF)]
+    for label, a, b in pairs:
+        ratios = [x["cpu_total"] / y["cpu_total"] for x, y in zip(results[a], results[b],
+                                                                 strict=True)]
+        console.print(f"  {label}: median {statistics.median(ratios):.2f}× "
+                      f"(rounds {', '.join(f'{x:.2f}' for x in ratios)})")
     for name, runs in results.items():
         console.print(f"  {name}: CPU/action per round "
                       + ", ".join(f"{x['cpu_total']:.3f}" for x in runs))
@@ -481,6 +508,8 @@ def main() -> None:
     ap.add_argument("--forwarded", action="store_true",
                     help="--cpu: also 2 workers with every socket away from its owner")
     ap.add_argument("--json", action="store_true", help="--cpu: also print JSON")
+    ap.add_argument("--per-worker", action="store_true",
+                    help="--cpu: also 1 worker at half the rate and 2 workers at twice it")
     ap.add_argument("--pin", action="store_true",
                     help="--cpu: worker i of each stack pinned to core i (one worker per core)")
     ap.add_argument("--threads", action="store_true",
