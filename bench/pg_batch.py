@@ -33,7 +33,7 @@ from tests.services import Postgres  # noqa: E402
 
 from spillebord.server.storage import migrate  # noqa: E402
 from spillebord.server.storage.models import matches  # noqa: E402
-from spillebord.server.storage.rows import PgRows  # noqa: E402
+from spillebord.server.storage.writer import _PgRows  # noqa: E402
 
 COLUMNS = "match_id, seq, kind, text, seat, by_bot, time"
 OLD_FENCE = "SELECT match_id, token FROM owners WHERE match_id = ANY(%s) FOR SHARE"
@@ -63,7 +63,7 @@ def main() -> None:
                                              created=datetime.now(UTC)))
             c.exec_driver_sql("INSERT INTO owners VALUES "
                               "('m1', 'w', 'tok', 1, now() + interval '1 hour')")
-        stmts = PgRows(engine)
+        stmts = _PgRows(engine)
         engine.dispose()
         conn = psycopg.connect(f"host=127.0.0.1 port={pg.port} user=postgres "
                                f"dbname={pg.dbname}", autocommit=True)

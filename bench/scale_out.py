@@ -10,7 +10,8 @@ round (the order reversed every other round) so a noisy machine hits them alike;
 medians, and the ratios of the same round, are compared.  ``--per-worker`` adds one
 worker at half the offered load and two workers at twice it: the CPU an action costs
 depends on how busy each process is, and these pairs compare setups whose workers each
-run at the same rate.
+run at the same rate.  ``--before DIR`` adds both shared setups running the server
+of another source tree (a git worktree of an earlier commit), in the same rounds.
 
     nice -n 10 python bench/scale_out.py --cpu --rate 200 --clients 20 --rounds 3
 
@@ -55,6 +56,7 @@ from server_load import thread_cpu  # noqa: E402
 
 GAMES = ["posthus", "studenter"]
 HALF = "shared, 1 worker, half the load"
+BEFORE = "before"
 DOUBLE = "shared, 2 workers, twice the load"
 APP = "spillebord.server.app:create_app"
 
@@ -377,11 +379,17 @@ def start_stacks(args: argparse.Namespace, tmp: Path) -> tuple[list[Stack], list
         setups.append(("shared, 2 workers, nginx", 2, True, False))
     if args.forwarded:
         setups.append(("shared, 2 workers, forwarded", 2, False, True))
+    if args.before:  # the same two setups running an earlier source tree's server
+        setups += [(f"{name} ({BEFORE})", n, False, False) for name, n in
+                   (("shared, 1 worker", 1), ("shared, 2 workers", 2))]
     for name, n, via_nginx, forwarded in setups:
         redis = Redis.start()
         services.append(redis)
         db = pg.create_database(f"cpu{len(stacks)}")
-        workers = Workers.start(n, worker_env(db, redis.url, **lease), app=APP)
+        env = worker_env(db, redis.url, **lease)
+        if BEFORE in name:
+            env["PYTHONPATH"] = str(Path(args.before).resolve() / "src")
+        workers = Workers.start(n, env, app=APP)
         if args.pin:
             pin([w.proc.pid for w in workers.items if w.proc])
         stop: list[Any] = [workers]
@@ -471,6 +479,13 @@ def compare(args: argparse.Namespace) -> None:
                    "shared, 1 worker"),
                   ("2 workers / 1 worker at half the load (same rate per worker)",
                    "shared, 2 workers", HALF)]
+    if args.before:
+        pairs += [(f"1 worker, now / {BEFORE}", "shared, 1 worker",
+                   f"shared, 1 worker ({BEFORE})"),
+                  (f"2 workers, now / {BEFORE}", "shared, 2 workers",
+                   f"shared, 2 workers ({BEFORE})"),
+                  (f"2 workers / 1 worker, {BEFORE}", f"shared, 2 workers ({BEFORE})",
+                   f"shared, 1 worker ({BEFORE})")]
     for label, a, b in pairs:
         ratios = [x["cpu_total"] / y["cpu_total"] for x, y in zip(results[a], results[b],
                                                                  strict=True)]
@@ -508,6 +523,9 @@ def main() -> None:
     ap.add_argument("--forwarded", action="store_true",
                     help="--cpu: also 2 workers with every socket away from its owner")
     ap.add_argument("--json", action="store_true", help="--cpu: also print JSON")
+    ap.add_argument("--before", default="",
+                    help="--cpu: also both shared setups running the server of this source "
+                         "tree (e.g. a git worktree of an earlier commit), side by side")
     ap.add_argument("--per-worker", action="store_true",
                     help="--cpu: also 1 worker at half the rate and 2 workers at twice it")
     ap.add_argument("--pin", action="store_true",

@@ -99,15 +99,15 @@ async def test_the_fence_refuses_a_stale_owner(pg_url: str) -> None:
         wc.fence = c.fence
         with pytest.raises(LeaseLost):
             await wc.write([Repository.event_row("g2", EventRow(2, "act", "z", 0))])
-        await wc.aclose()
+        await asyncio.to_thread(wc.close)
         with engine.connect() as conn:
             rows = conn.execute(select(actions.c.match_id, actions.c.seq, actions.c.text)
                                 .order_by(actions.c.match_id, actions.c.seq)).all()
         assert [tuple(r) for r in rows] == [("g1", 1, "x"), ("g1", 2, "new"),
                                             ("g2", 1, "y")]
     finally:
-        await wa.aclose()
-        await wb.aclose()
+        await asyncio.to_thread(wa.close)
+        await asyncio.to_thread(wb.close)
         await a.close()
         await b.close()
         engine.dispose()
@@ -164,6 +164,6 @@ async def test_a_batch_waits_for_a_takeover_in_flight(pg_url: str) -> None:
         assert status == {"h1": "running", "h2": "finished"}
     finally:
         await other.close()
-        await wa.aclose()
+        await asyncio.to_thread(wa.close)
         await a.close()
         engine.dispose()

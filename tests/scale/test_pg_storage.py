@@ -5,7 +5,6 @@ invite is claimed once, and the ``(match_id, seq)`` key refuses a duplicate even
 from __future__ import annotations
 
 import asyncio
-import threading
 
 import pytest
 from sqlalchemy import select, text
@@ -56,7 +55,7 @@ async def test_repository_and_group_writer_round_trip(pg_url: str) -> None:
         with pytest.raises(RuntimeError):  # the primary key fences a duplicate event
             await writer.write([Repository.event_row("m1", EventRow(7, "act", "dup", 1))])
     finally:
-        await writer.aclose()
+        writer.close()
     row = repo.load_match("m1")
     assert row is not None
     assert row.deal == 2**62 + 12345 and row.flags == {"x": True}
@@ -96,31 +95,3 @@ def test_invite_is_claimed_once_and_duplicate_seq_refused(pg_url: str) -> None:
         n = conn.execute(select(text("count(*)")).select_from(actions)).scalar_one()
     assert n == 1
     engine.dispose()
-
-
-async def test_batches_commit_in_order_on_the_loop_and_the_thread(pg_url: str) -> None:
-    """PostgreSQL: event rows go from the event loop (no writer thread runs), a batch
-    with other ops (a game's end) from a pool thread in one transaction — and a batch
-    submitted after such a batch commits after it, never while it runs."""
-    engine = make_engine(pg_url)
-    migrate.upgrade(engine)
-    Repository(engine).create_match(_match("m2"), {1: "c" * 64})
-    writer = GroupWriter(engine)
-    order: list[str] = []
-    try:
-        assert not any(t.name == "spillebord-writer" for t in threading.enumerate())
-        slow = writer.submit([Repository.event_row("m2", EventRow(1, "act", "a", 0)),
-                              lambda conn: conn.exec_driver_sql("SELECT pg_sleep(0.3)")],
-                             lambda: order.append("slow"))
-        await asyncio.sleep(0.05)  # the slow transaction is under way
-        fast = writer.submit([Repository.event_row("m2", EventRow(2, "act", "b", 0))],
-                             lambda: order.append("fast"))
-        await asyncio.gather(slow, fast)
-        assert order == ["slow", "fast"]
-        assert writer.batches == 2 and writer.requests == 2
-    finally:
-        await writer.aclose()
-    row = Repository(engine).load_match("m2")
-    assert row is not None and [e.text for e in row.events] == ["a", "b"]
-    engine.dispose()
-

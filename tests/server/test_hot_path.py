@@ -99,7 +99,7 @@ async def test_writer_failure_runs_no_callback(tmp_path: Path) -> None:
             await writer.submit([row], lambda: calls.append(2))  # duplicate key
         assert calls == [1]
     finally:
-        await writer.aclose()
+        await asyncio.to_thread(writer.close)
         engine.dispose()
 
 
@@ -117,7 +117,7 @@ async def test_driver_level_insert_stores_what_core_stores(tmp_path: Path) -> No
             writer.write([Repository.event_row("m", EventRow(i, kind, "æø 8H", seat, bot))])
             for i, kind, seat, bot in [(2, "act", 0, True), (3, "undo", None, False)]])
     finally:
-        await writer.aclose()
+        await asyncio.to_thread(writer.close)
     with engine.connect() as conn:
         raw = conn.exec_driver_sql(
             "SELECT seq, by_bot, typeof(by_bot), typeof(time), length(time) FROM actions "

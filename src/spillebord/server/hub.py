@@ -134,7 +134,7 @@ class Hub:
         await self.ratings.stop()
         await self.scale.stop()
         if self._writer is not None:
-            await self._writer.aclose()
+            await asyncio.to_thread(self._writer.close)
             await asyncio.to_thread(self._checkpointer.close)
         await asyncio.to_thread(self.compute.close)
         self.engine.dispose()
