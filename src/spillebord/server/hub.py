@@ -8,6 +8,8 @@ import asyncio
 import gc
 import logging
 import secrets
+import time
+from datetime import timedelta
 from typing import Any
 
 from spillebord import games
@@ -18,6 +20,7 @@ from spillebord.server.compute import Compute
 from spillebord.server.errors import Refusal
 from spillebord.server.metrics import Metrics
 from spillebord.server.ops import Ops
+from spillebord.server.parking import Parking
 from spillebord.server.people.service import People
 from spillebord.server.ratings import Ratings
 from spillebord.server.scale import wiring
@@ -28,7 +31,7 @@ from spillebord.server.storage.chat import ChatRepo
 from spillebord.server.storage.engine import Checkpointer, SqliteOwner, make_engine
 from spillebord.server.storage.people import PeopleRepo
 from spillebord.server.storage.ratings import RatingsRepo
-from spillebord.server.storage.repo import MatchRow, Repository
+from spillebord.server.storage.repo import MatchRow, Repository, now
 from spillebord.server.storage.writer import GroupWriter
 from spillebord.server.tables.service import Tables
 
@@ -63,6 +66,7 @@ class Hub:
         self.compute = Compute(settings.solver_pool, settings.bot_pool)
         self.ops = Ops(self)  # health, readiness, drain (server/ops.py)
         self.metrics = Metrics(self)  # /metrics (server/metrics.py)
+        self.parking = Parking(self)  # idle games leave memory (server/parking.py)
         self.compute.observe = self.metrics.computed
         self.sessions: dict[str, Session] = {}
         self.drivers: dict[str, BotDriver] = {}
@@ -90,7 +94,9 @@ class Hub:
         if self.scale.parts is not None:  # only a game's owner writes its events
             self._writer.fence = self.scale.parts.owners.fence
         self._checkpointer = Checkpointer(self.engine)
-        rows = await asyncio.to_thread(self.repo.load_running)
+        # the games that moved within the idle time; the others stay parked (parking.py)
+        since = now() - timedelta(seconds=self.settings.idle_seconds)
+        rows = await asyncio.to_thread(self.repo.load_running, since)
         for row in rows:
             try:
                 self.adopt(row)
@@ -100,6 +106,7 @@ class Hub:
         await self.tables.start()
         self.chat.start(poll=self.scale.shared)  # one worker: its lines go out directly
         self.ratings.start()
+        self.parking.start()
         # Import every game's bots and solver now, then move everything that exists at
         # start-up (modules, tables, reloaded games) out of the garbage collector's
         # reach: a full collection then scans only what the running games create, which
@@ -132,6 +139,7 @@ class Hub:
         await self.tables.stop()
         await self.chat.stop()
         await self.ratings.stop()
+        await self.parking.stop()
         await self.scale.stop()
         if self._writer is not None:
             await asyncio.to_thread(self._writer.close)
@@ -164,21 +172,30 @@ class Hub:
     async def get(self, match_id: str) -> Session:
         session = self.sessions.get(match_id)
         if session is not None:
+            session.touched = time.monotonic()  # in use: not idle (parking.py)
             if self.scale.shared:  # another worker may have moved the game on
                 await wiring.refresh(self, session)
             return session
         if len(match_id) > 32:
             raise Refusal("not_found", "there is no such match", 404)
-        lock = self._loading.setdefault(match_id, asyncio.Lock())
+        lock = self.loading_lock(match_id)
         try:
             async with lock:
                 session = self.sessions.get(match_id)
                 if session is None:
                     session = await self._load(match_id)
+                session.touched = time.monotonic()
         finally:
-            if not lock.locked():
-                self._loading.pop(match_id, None)
+            self.loading_done(match_id, lock)
         return session
+
+    def loading_lock(self, match_id: str) -> asyncio.Lock:
+        """The lock under which a match is loaded into memory or parked."""
+        return self._loading.setdefault(match_id, asyncio.Lock())
+
+    def loading_done(self, match_id: str, lock: asyncio.Lock) -> None:
+        if not lock.locked():
+            self._loading.pop(match_id, None)
 
     async def _load(self, match_id: str) -> Session:
         row = await asyncio.to_thread(self.repo.load_match, match_id)

@@ -127,6 +127,9 @@ class _Live(Collector):
         for game, n in sorted(by_game.items()):
             games.add_metric([game], n)
         yield games
+        yield CounterMetricFamily("spillebord_games_parked", "Idle games this worker let "
+                                  "go from memory (no socket, no move for the idle "
+                                  "time; reloaded on demand)", value=hub.parking.parked)
         yield GaugeMetricFamily("spillebord_sockets", "Open game sockets on this worker",
                                 value=len(hub.ops.connections))
         queue = GaugeMetricFamily("spillebord_compute_queue", "Bot decisions and solver "

@@ -79,6 +79,7 @@ class Session:
         self._moves_cache: tuple[int, dict[str, Any]] | None = None
         self.connected: dict[int, int] = {}
         self.away_since: dict[int, float] = {s.seat: time.monotonic() for s in self.seats}
+        self.touched = time.monotonic()  # the last event, socket or lookup (parking.py)
         self.on_change: list[Callable[[], None]] = []
         # The sockets of this worker, told a ``seats`` message when a seat's claim,
         # presence or bot changes (docs/protocol.md, "seats").
@@ -150,6 +151,7 @@ class Session:
         if e.seq != self.version + 1:
             raise ValueError(f"event {e.seq} does not follow version {self.version}")
         self._apply_event(e)
+        self.touched = time.monotonic()
 
     def _advance(self, text: str, nxt: State | None) -> None:
         self._state = nxt if nxt is not None else self._state.apply(text)
@@ -173,6 +175,7 @@ class Session:
         return found
 
     def attach(self, seat: int | None) -> None:
+        self.touched = time.monotonic()
         if seat is not None:
             self.connected[seat] = self.connected.get(seat, 0) + 1
             self.hub.seat_sockets(self, seat)
@@ -180,6 +183,7 @@ class Session:
             self.seats_changed()
 
     def detach(self, seat: int | None) -> None:
+        self.touched = time.monotonic()
         if seat is not None:
             self.connected[seat] = max(0, self.connected.get(seat, 0) - 1)
             if self.connected[seat] == 0:
@@ -363,6 +367,7 @@ class Session:
 
     def _apply_committed(self, e: EventRow, nxt: State, finished: datetime | None) -> None:
         self._apply_event(e, nxt)
+        self.touched = time.monotonic()
         self.hub.metrics.committed(self.row.game, e.kind, e.by_bot)
         outcome = nxt.outcome
         if outcome is not None:

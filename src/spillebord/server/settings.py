@@ -31,6 +31,8 @@ class Settings:
     min_takeover: int = 5           # smallest takeover_seconds a room may set
     redis_url: str | None = None    # several workers: Redis pub/sub (docs/deploy.md)
     lease_seconds: float = 10.0     # shared mode: a game owner's lease (scale/owners.py)
+    idle_seconds: float = 900.0     # a game with no socket that has not moved this long
+    #                                 leaves memory and its lease (server/parking.py)
     # Accounts (docs/server.md, "Names and accounts")
     argon2_time: int = 1            # Argon2id passes
     argon2_memory_kib: int = 47104  # Argon2id memory (46 MiB)
@@ -67,6 +69,7 @@ class Settings:
             ws_echo=_flag("SPILLEBORD_WS_ECHO"),
             redis_url=os.environ.get("SPILLEBORD_REDIS") or None,
             lease_seconds=_float("SPILLEBORD_LEASE_SECONDS", cls.lease_seconds),
+            idle_seconds=_float("SPILLEBORD_IDLE_SECONDS", cls.idle_seconds),
             argon2_time=int(_float("SPILLEBORD_ARGON2_TIME", cls.argon2_time)),
             argon2_memory_kib=int(_float("SPILLEBORD_ARGON2_MEMORY_KIB",
                                          cls.argon2_memory_kib)),

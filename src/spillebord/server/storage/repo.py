@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 
 from spillebord.server.errors import Refusal
@@ -127,10 +127,15 @@ class Repository:
             row = conn.execute(select(matches).where(matches.c.id == match_id)).first()
             return None if row is None else self._load(conn, row)
 
-    def load_running(self) -> list[MatchRow]:
+    def load_running(self, since: datetime | None = None) -> list[MatchRow]:
+        """The running matches (``since``: only those created or moved since then)."""
+        query = select(matches).where(matches.c.status == "running")
+        if since is not None:
+            moved = select(actions.c.match_id).where(actions.c.match_id == matches.c.id,
+                                                     actions.c.time >= since)
+            query = query.where(or_(matches.c.created >= since, moved.exists()))
         with self.engine.connect() as conn:
-            rows = conn.execute(select(matches).where(matches.c.status == "running")
-                                .order_by(matches.c.created)).all()
+            rows = conn.execute(query.order_by(matches.c.created)).all()
             return [self._load(conn, r) for r in rows]
 
     # -- invites -------------------------------------------------------------------
