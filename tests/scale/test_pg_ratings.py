@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
 
 import httpx
 import pytest
@@ -14,6 +15,7 @@ from sqlalchemy import func, insert, select
 from tests.scale.cluster import cluster
 from tests.services import Postgres, Redis
 
+from spillebord.server import ratings as rating_sweep
 from spillebord.server.ratings import Ratings
 from spillebord.server.storage import migrate
 from spillebord.server.storage.engine import make_engine
@@ -32,12 +34,13 @@ from spillebord.server.storage.repo import now
 pytestmark = pytest.mark.services
 
 
-def finished_match(url: str, match_id: str, names: list[str]) -> list[str]:
+def finished_match(url: str, match_id: str, names: list[str],
+                   when: datetime | None = None) -> list[str]:
     """A finished two-seat Gammel Jomfru match between accounts, as a worker leaves it
-    when it dies right after committing the last move."""
+    when it dies right after committing the last move (``when``: its end, else now)."""
     engine = make_engine(url)
     migrate.upgrade(engine)
-    when = now()
+    when = when or now()
     pids = [f"p-{match_id}-{i}" for i in range(len(names))]
     with engine.begin() as conn:
         for pid, name in zip(pids, names, strict=True):
@@ -72,6 +75,32 @@ def test_many_raters_rate_once(pg_url: str) -> None:
         assert conn.execute(select(rated_matches.c.rated)).scalar_one() is True
         mus = dict(conn.execute(select(ratings.c.player_id, ratings.c.mu)).all())
     assert mus["p-race1-1"] > 25 > mus["p-race1-0"]  # seat 1 won
+    engine.dispose()
+
+
+async def test_the_sweep_looks_at_recent_matches_and_at_all_now_and_then(
+        pg_url: str) -> None:
+    """The rater's first look sees every finished match; later looks only those finished
+    since the previous look (an index range: their cost does not grow with every match
+    ever played); every FULL_EVERY seconds it looks at all of them again, so a match
+    whose end was written long after its ``finished`` time is still rated — once."""
+    long_ago = now() - timedelta(hours=2)
+    finished_match(pg_url, "old1", ["Gammel En", "Gammel To"], long_ago)
+    engine = make_engine(pg_url)
+    rater = Ratings(RatingsRepo(engine))
+    assert await rater.sweep_once() == 1  # the first look: every finished match
+    assert rater.since is not None and rater.since > long_ago
+    finished_match(pg_url, "old2", ["Sen En", "Sen To"], long_ago)  # written late
+    finished_match(pg_url, "new1", ["Ny En", "Ny To"])
+    assert await rater.sweep_once() == 1  # only the recent one
+    assert RatingsRepo(engine).pending() == ["old2"]
+    rater._full_at -= rating_sweep.FULL_EVERY  # the backstop is due
+    assert await rater.sweep_once() == 1
+    assert RatingsRepo(engine).pending() == []
+    assert await rater.sweep_once() == 0
+    with engine.connect() as conn:
+        marked = conn.execute(select(rated_matches.c.match_id)).scalars().all()
+    assert sorted(marked) == ["new1", "old1", "old2"]
     engine.dispose()
 
 

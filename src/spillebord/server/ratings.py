@@ -9,7 +9,11 @@ sharing a group) gives the ranks.  Each match is rated exactly once: the rater m
 in ``rated_matches`` inside the very transaction that writes the new ratings, so a
 second worker — or a second look after a crash — finds the mark and does nothing.  A
 sweeper on every worker looks for finished, unmarked matches once a second, so a game
-whose worker died right after its last move is rated by another worker.
+whose worker died right after its last move is rated by another worker.  After its first
+look (every finished match) the sweeper looks only at matches finished since its last
+look, less ``MARGIN`` (a game's end is committed a moment after its ``finished`` time),
+and at all of them again every ``FULL_EVERY`` seconds: a second's look costs an index
+range, not a scan of every match ever played.
 
 The number shown is ``1000 + 40 × (μ − 3σ)`` rounded: 1000 for a newcomer, rising as
 the rating grows surer and better.
@@ -20,7 +24,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from spillebord.server.rating_math import rate, seat_class
@@ -29,12 +35,17 @@ from spillebord.server.storage.repo import now
 
 log = logging.getLogger(__name__)
 SWEEP = 1.0
+BATCH = 100  # matches rated per look at most
+MARGIN = timedelta(seconds=60)  # a look goes this far back before the previous one
+FULL_EVERY = 600.0  # seconds between looks at every finished match (the backstop)
 
 
 class Ratings:
     def __init__(self, repo: RatingsRepo) -> None:
         self.repo = repo
         self.task: asyncio.Task[None] | None = None
+        self.since: datetime | None = None  # None: the next look sees every match
+        self._full_at = -FULL_EVERY  # monotonic time of the last look at every match
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._sweep(), name="ratings")
@@ -54,11 +65,18 @@ class Ratings:
                 log.warning("rating finished matches failed", exc_info=True)
 
     async def sweep_once(self) -> int:
-        """Rate every finished match not looked at yet; the number this call rated."""
+        """Rate the finished matches not looked at yet (every one on a full look, else
+        those finished since the previous look); the number this call rated."""
+        started, clock = now(), time.monotonic()
+        if clock - self._full_at >= FULL_EVERY:
+            self.since, self._full_at = None, clock
+        ids = await asyncio.to_thread(self.repo.pending, BATCH, self.since)
         done = 0
-        for match_id in await asyncio.to_thread(self.repo.pending):
+        for match_id in ids:
             if await asyncio.to_thread(self.repo.rate_match, match_id, now(), self.compute):
                 done += 1
+        if len(ids) < BATCH:  # all seen: the next look starts from here
+            self.since = started - MARGIN
         return done
 
     @staticmethod

@@ -80,6 +80,7 @@ matches = Table(
     Column("created", DateTime(timezone=True), nullable=False),
     Column("finished", DateTime(timezone=True), nullable=True),
     Index("ix_matches_status", "status"),
+    Index("ix_matches_finished", "finished"),  # the rater's recent look (ratings.py)
 )
 
 seats = Table(

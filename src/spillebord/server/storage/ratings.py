@@ -35,15 +35,17 @@ class RatingsRepo:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def pending(self, limit: int = 100) -> list[str]:
-        """Finished table matches the rater has not looked at, oldest first."""
+    def pending(self, limit: int = 100, since: datetime | None = None) -> list[str]:
+        """Finished table matches the rater has not looked at, oldest first (``since``:
+        only those finished since then — an index range, not every finished match)."""
+        query = (select(matches.c.id)
+                 .outerjoin(rated_matches, rated_matches.c.match_id == matches.c.id)
+                 .where(matches.c.status == "finished", matches.c.seats > 1,
+                        rated_matches.c.match_id.is_(None)))
+        if since is not None:
+            query = query.where(matches.c.finished >= since)
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(matches.c.id)
-                .outerjoin(rated_matches, rated_matches.c.match_id == matches.c.id)
-                .where(matches.c.status == "finished", matches.c.seats > 1,
-                       rated_matches.c.match_id.is_(None))
-                .order_by(matches.c.finished).limit(limit)).all()
+            rows = conn.execute(query.order_by(matches.c.finished).limit(limit)).all()
         return [r.id for r in rows]
 
     def rate_match(self, match_id: str, when: datetime, compute: Compute) -> bool:
