@@ -28,6 +28,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from spillebord.server import wire
+from spillebord.server.background import cancel
 from spillebord.server.errors import Refusal
 from spillebord.server.storage.chat import ChatRepo
 from spillebord.server.storage.repo import now
@@ -101,10 +102,7 @@ class Chat:
             self.task = asyncio.create_task(self._poll(), name="chat-feed")
 
     async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+        await cancel(self.task)
 
     def heard(self, match_id: str) -> None:
         """Another worker committed lines of ``match_id``: read them if it is watched."""

@@ -18,10 +18,11 @@ a session as used, so a game that a caller has just been handed is never idle.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from typing import TYPE_CHECKING
+
+from spillebord.server.background import cancel, every
 
 if TYPE_CHECKING:
     from spillebord.server.hub import Hub
@@ -42,22 +43,11 @@ class Parking:
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        self.task = asyncio.create_task(self._run(), name="parking")
+        self.task = every(sweep_interval(self.hub.settings.idle_seconds), self.sweep,
+                          "parking", "parking idle games failed", log)
 
     async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-
-    async def _run(self) -> None:
-        interval = sweep_interval(self.hub.settings.idle_seconds)
-        while True:
-            await asyncio.sleep(interval)
-            try:
-                await self.sweep()
-            except Exception:
-                log.warning("parking idle games failed", exc_info=True)
+        await cancel(self.task)
 
     def idle(self, session: Session, now: float) -> bool:
         """No socket of it on this worker, none of its lease's players elsewhere (the

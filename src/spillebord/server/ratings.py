@@ -22,13 +22,13 @@ the rating grows surer and better.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from spillebord.server.background import cancel, every
 from spillebord.server.rating_math import rate, seat_class
 from spillebord.server.storage.ratings import RatingsRepo
 from spillebord.server.storage.repo import now
@@ -48,21 +48,11 @@ class Ratings:
         self._full_at = -FULL_EVERY  # monotonic time of the last look at every match
 
     def start(self) -> None:
-        self.task = asyncio.create_task(self._sweep(), name="ratings")
+        self.task = every(SWEEP, self.sweep_once, "ratings",
+                          "rating finished matches failed", log)
 
     async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-
-    async def _sweep(self) -> None:
-        while True:
-            await asyncio.sleep(SWEEP)
-            try:
-                await self.sweep_once()
-            except Exception:
-                log.warning("rating finished matches failed", exc_info=True)
+        await cancel(self.task)
 
     async def sweep_once(self) -> int:
         """Rate the finished matches not looked at yet (every one on a full look, else

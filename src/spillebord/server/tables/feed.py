@@ -29,6 +29,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from spillebord.server import wire
+from spillebord.server.background import cancel
 from spillebord.server.storage.repo import now
 from spillebord.server.storage.tables import TablesRepo
 
@@ -78,10 +79,7 @@ class LobbyFeed:
         self.task = asyncio.create_task(self._run(), name="lobby-feed")
 
     async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+        await cancel(self.task)
 
     def kick(self, match_id: str) -> None:
         """A table's lobby picture changed on this worker (already committed)."""

@@ -6,12 +6,12 @@ workers: the first worker to mark the table filled does it)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from spillebord.server.background import cancel, every
 from spillebord.server.bots_runner import BotDriver
 from spillebord.server.errors import Refusal
 from spillebord.server.sessions import token_hash
@@ -46,13 +46,11 @@ class Tables:
 
     async def start(self) -> None:
         self.feed.start()
-        self._sweeper = asyncio.create_task(self._sweep(), name="tables-sweeper")
+        self._sweeper = every(SWEEP, self._fill_due, "tables-sweeper",
+                              "filling open seats with bots failed", log)
 
     async def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        await cancel(self._sweeper)
         await self.feed.stop()
 
     # -- seats ------------------------------------------------------------------------
@@ -104,15 +102,9 @@ class Tables:
                 "play_url": made["play_url"], "opened": True}
 
     # -- bots filling open seats -------------------------------------------------------
-    async def _sweep(self) -> None:
-        while True:
-            await asyncio.sleep(SWEEP)
-            try:
-                for match_id, game, level in await asyncio.to_thread(self.repo.due_fills,
-                                                                     now()):
-                    await self.fill(match_id, game, level)
-            except Exception:
-                log.warning("filling open seats with bots failed", exc_info=True)
+    async def _fill_due(self) -> None:
+        for match_id, game, level in await asyncio.to_thread(self.repo.due_fills, now()):
+            await self.fill(match_id, game, level)
 
     async def fill(self, match_id: str, game: str, level: int) -> list[int]:
         from spillebord.server.lobby import level_bot

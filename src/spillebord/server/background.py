@@ -1,0 +1,34 @@
+"""The services' background tasks: one that runs a piece of work every few seconds, and
+stopping one (cancel it, wait for it to end)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+
+def every(seconds: float | Callable[[], float], work: Callable[[], Awaitable[object]],
+          name: str, failed: str, log: logging.Logger) -> asyncio.Task[None]:
+    """A task that waits ``seconds`` (a number, or a function read before each wait),
+    then runs ``work``, for ever; a failure is logged as a warning (``failed``) and the
+    next round comes anyway."""
+
+    async def run() -> None:
+        while True:
+            await asyncio.sleep(seconds() if callable(seconds) else seconds)
+            try:
+                await work()
+            except Exception:
+                log.warning(failed, exc_info=True)
+
+    return asyncio.create_task(run(), name=name)
+
+
+async def cancel(task: asyncio.Task[None] | None) -> None:
+    """Stop a background task: cancel it and wait until it has ended."""
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
