@@ -12,8 +12,9 @@ comes (``heard``; at most once per ``lobby_poll`` seconds), and otherwise only e
 changes each read looks back ``LOOKBACK`` seconds and remembers what it sent, so a
 transaction that commits up to that long after its stamp is still seen, and nothing is
 sent twice.  Sockets connecting between two changes share one encoded snapshot (a
-change drops it; sockets listen before they read it); a change a socket's snapshot
-already showed (the same table at the same stamp) is not sent to it again.
+change drops it; sockets listen before they read it, and the changes found while a
+socket's snapshot is read wait for it); a change a socket's snapshot already showed
+(the same table at the same stamp) is not sent to it again.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ class LobbySocket:
         # changes it already holds; None: send every change.
         self.known: dict[str, datetime] | None = None
         self.known_at = 0.0
+        # While its snapshot is being read: the changes found meanwhile (table, stamp
+        # — None for ``gone`` —, message), sent once the snapshot shows what it holds.
+        self.waiting: list[tuple[str, datetime | None, str]] | None = None
 
     def push(self, text: str) -> None:
         if self.queue.qsize() >= MAX_QUEUE:
@@ -160,6 +164,10 @@ class LobbyFeed:
         self.sent.update(fresh)
         forget = time.monotonic() - 2 * LOOKBACK - 1
         for sock in list(self.sockets):
+            if sock.waiting is not None:  # its snapshot is on the way: sort them then
+                sock.waiting += [(m, fresh[m], text) for m, text in messages]
+                sock.waiting += [("", None, text) for text in gone]
+                continue
             known = sock.known
             if known is not None and sock.known_at < forget:
                 known = sock.known = None
@@ -182,12 +190,18 @@ class LobbyFeed:
         socket listens before the snapshot is read, so no change falls in between (a
         change already in the snapshot is sent again: messages are idempotent)."""
         sock = LobbySocket(ws)
+        sock.waiting = []  # until its snapshot is read
         self.sockets.add(sock)
         sender: asyncio.Task[None] | None = None
         try:
             text, sock.known = await self.snapshot()
             sock.known_at = time.monotonic()
             await ws.send_text(text)
+            # the changes found while the snapshot was read, less those it showed
+            for m, stamp, change in sock.waiting or []:
+                if stamp is None or sock.known.get(m) != stamp:
+                    sock.push(change)
+            sock.waiting = None
             sender = asyncio.create_task(self._send(sock))
             while True:
                 message = await ws.receive()
