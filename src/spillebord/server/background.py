@@ -9,15 +9,14 @@ import logging
 from collections.abc import Awaitable, Callable
 
 
-def every(seconds: float | Callable[[], float], work: Callable[[], Awaitable[object]],
-          name: str, failed: str, log: logging.Logger) -> asyncio.Task[None]:
-    """A task that waits ``seconds`` (a number, or a function read before each wait),
-    then runs ``work``, for ever; a failure is logged as a warning (``failed``) and the
-    next round comes anyway."""
+def every(seconds: float, work: Callable[[], Awaitable[object]], name: str, failed: str,
+          log: logging.Logger) -> asyncio.Task[None]:
+    """A task that waits ``seconds``, then runs ``work``, for ever; a failure is logged
+    as a warning (``failed``) and the next round comes anyway."""
 
     async def run() -> None:
         while True:
-            await asyncio.sleep(seconds() if callable(seconds) else seconds)
+            await asyncio.sleep(seconds)
             try:
                 await work()
             except Exception:

@@ -225,9 +225,14 @@ class Hub:
     def release(self, session: Session) -> None:
         """Forget a finished session nobody watches (it is reloaded on demand)."""
         if not session.running and self.bus.count(session.id) == 0:
-            self.sessions.pop(session.id, None)
-            self.drivers.pop(session.id, None)
-            self.serializer.forget(session.id)
+            self.drop(session.id)
+
+    def drop(self, match_id: str) -> BotDriver | None:
+        """Take a session out of memory (its bot driver, returned to be stopped by the
+        caller if it still runs, and its lock too)."""
+        self.sessions.pop(match_id, None)
+        self.serializer.forget(match_id)
+        return self.drivers.pop(match_id, None)
 
     # -- invites ------------------------------------------------------------------
     async def claim(self, code: str, player: str | None) -> dict[str, Any]:

@@ -77,9 +77,7 @@ class Parking:
                 if hub.sessions.get(match_id) is not session or not self.idle(
                         session, time.monotonic()):
                     return False
-                del hub.sessions[match_id]
-                driver = hub.drivers.pop(match_id, None)
-                hub.serializer.forget(match_id)
+                driver = hub.drop(match_id)
                 if driver is not None:
                     await driver.stop()
                 parts = hub.scale.parts

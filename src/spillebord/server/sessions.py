@@ -128,6 +128,7 @@ class Session:
     def _apply_event(self, e: EventRow, nxt: State | None = None) -> None:
         """Apply a committed (or reloaded) event to the in-memory state; ``nxt`` is the
         resulting state when the caller already computed it."""
+        self.touched = time.monotonic()
         before = self._state
         if e.kind == "act":
             self._advance(e.text, nxt)
@@ -151,7 +152,6 @@ class Session:
         if e.seq != self.version + 1:
             raise ValueError(f"event {e.seq} does not follow version {self.version}")
         self._apply_event(e)
-        self.touched = time.monotonic()
 
     def _advance(self, text: str, nxt: State | None) -> None:
         self._state = nxt if nxt is not None else self._state.apply(text)
@@ -175,7 +175,6 @@ class Session:
         return found
 
     def attach(self, seat: int | None) -> None:
-        self.touched = time.monotonic()
         if seat is not None:
             self.connected[seat] = self.connected.get(seat, 0) + 1
             self.hub.seat_sockets(self, seat)
@@ -367,7 +366,6 @@ class Session:
 
     def _apply_committed(self, e: EventRow, nxt: State, finished: datetime | None) -> None:
         self._apply_event(e, nxt)
-        self.touched = time.monotonic()
         self.hub.metrics.committed(self.row.game, e.kind, e.by_bot)
         outcome = nxt.outcome
         if outcome is not None:
