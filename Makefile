@@ -4,23 +4,42 @@
 #               chromium, postgresql, redis-server, nginx, nodejs, npm; the npm packages of
 #               package-lock.json) and run ruff, mypy, the JS checks (tsc, eslint, node
 #               tests) and pytest
+# Every Python package comes from uv.lock (exact versions with hashes, made by uv from
+# pyproject.toml's ranges); `make lock` refreshes it on purpose (docs/dependencies.md).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+TOOLS  := .tools
+UV     := $(TOOLS)/bin/uv
+# uv installs into $(VENV) with the machine's Python; it never downloads an interpreter.
+SYNC   := UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(UV) sync --locked \
+          --python $(PYTHON) --quiet
 
-.PHONY: run test install install-dev system-deps lint typecheck jscheck pytest bench clean
+.PHONY: run test check install install-dev install-research install-test system-deps \
+        lint typecheck jscheck pytest bench lock lock-check clean
 
-$(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+# The installer, pinned with hashes in requirements/uv.txt.
+$(UV): requirements/uv.txt
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet --no-deps --require-hashes -r requirements/uv.txt
+	touch $(UV)
 
-install: $(BIN)/python
-	$(BIN)/pip install --quiet -e .
+# The app alone (keeps extras a developer already has: --inexact).
+install: $(UV)
+	$(SYNC) --inexact
 
-install-dev: $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev,research]'
+# The test tools and the scale-out drivers (PostgreSQL, Redis), without the research extra.
+install-dev: $(UV)
+	$(SYNC) --extra dev --extra scale
+
+# The research adapters and Ray batch tables on top (PettingZoo, Gymnasium, OpenSpiel, Ray).
+install-research: $(UV)
+	$(SYNC) --extra dev --extra scale --extra research
+
+# What `make test` runs on: every extra.
+install-test: install-research
 
 run: install
 	$(BIN)/spillebord serve --host $(HOST) --port $(PORT)
@@ -28,8 +47,19 @@ run: install
 system-deps:
 	bash scripts/system-deps.sh
 
-lint: install-dev
-	$(BIN)/ruff check src tests bench
+# Refresh uv.lock to the newest releases pyproject.toml's ranges allow; review with
+# `git diff --stat uv.lock`, `make lock-diff` and `make test` (docs/dependencies.md).
+lock: $(UV)
+	cp uv.lock $(TOOLS)/uv.lock.before 2>/dev/null || true
+	$(UV) lock --upgrade --python $(PYTHON)
+	$(BIN)/python scripts/lock_diff.py $(TOOLS)/uv.lock.before uv.lock || true
+
+# Fails when uv.lock no longer matches pyproject.toml.
+lock-check: $(UV)
+	$(UV) lock --check --python $(PYTHON)
+
+lint: install-test lock-check
+	$(BIN)/ruff check src tests bench scripts
 	$(BIN)/mypy
 
 # The web pages' JavaScript: type check (tsc over JSDoc, strict), ESLint, node unit tests.
@@ -41,13 +71,13 @@ jscheck: node_modules/.package-lock.json
 	npx --no-install eslint
 	node --test tests/js/*.test.js
 
-pytest: install-dev
+pytest: install-test
 	$(BIN)/pytest
 
-test: system-deps install-dev lint jscheck pytest
+test: system-deps install-test lint jscheck pytest
 
-bench: install-dev
+bench: install-test
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache node_modules
+	rm -rf $(VENV) $(TOOLS) .mypy_cache .ruff_cache .pytest_cache node_modules
