@@ -71,8 +71,22 @@ jscheck: node_modules/.package-lock.json
 	npx --no-install eslint
 	node --test tests/js/*.test.js
 
+# The fast tier: rules, conformance, core, CLI (no server, browser, services or research
+# tests, nothing marked slow).  With ruff, mypy and the JS checks: the inner loop.
+FAST := not slow and not browser and not services and not server and not research
+JOBS ?= 3
+
+check: install-dev lock-check jscheck
+	$(BIN)/ruff check src tests bench scripts
+	$(BIN)/mypy
+	$(BIN)/pytest -m "$(FAST)" -n 2
+
+# Every tier: all but the PostgreSQL/Redis/nginx tests in parallel (one file per worker
+# at a time, so a module's server is started once), then those on their own, since they
+# time real fail-overs.
 pytest: install-test
-	$(BIN)/pytest
+	$(BIN)/pytest -m "not services" -n $(JOBS) --dist loadfile
+	$(BIN)/pytest -m services
 
 test: system-deps install-test lint jscheck pytest
 

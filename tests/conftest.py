@@ -1,1 +1,97 @@
-"""Shared pytest configuration."""
+"""Shared pytest configuration: the test tiers and the leaked-process check.
+
+Tiers (docs/testing.md): every test under tests/browser is marked ``browser``, under
+tests/scale ``services``, under tests/server ``server`` (a real server on a socket), under
+tests/research and tests/analysis ``research``; long ones carry ``slow`` themselves.
+``make check`` runs what is left — rules, conformance, core, CLI — and ``make test`` runs
+every tier.  Without the research extra (``make install-dev``) the research and analysis
+folders are not collected, and the run's header says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import time
+from collections.abc import Iterator
+from importlib.util import find_spec
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+TIERS = {"browser": "browser", "scale": "services", "server": "server",
+         "research": "research", "analysis": "research"}
+RESEARCH_MODULES = ("pettingzoo", "gymnasium", "pyspiel", "ray", "pyarrow", "matplotlib")
+RESEARCH = all(find_spec(name) is not None for name in RESEARCH_MODULES)
+# A process a test started has this long to end after the last fixture is torn down.
+LEAK_GRACE = 10.0
+
+
+def pytest_report_header() -> str | None:
+    if RESEARCH:
+        return None
+    return ("research extra not installed: tests/research and tests/analysis are not "
+            "collected (make install-research)")
+
+
+def pytest_ignore_collect(collection_path: Path) -> bool | None:
+    if not RESEARCH and collection_path.parent == TESTS and collection_path.name in (
+            "research", "analysis"):
+        return True
+    return None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        parts = Path(item.path).resolve().relative_to(TESTS).parts
+        tier = TIERS.get(parts[0]) if len(parts) > 1 else None
+        if tier is not None:
+            item.add_marker(tier)
+
+
+def descendants(root: int) -> dict[int, str]:
+    """The live (not zombie) processes below ``root``, with their command lines."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        state, ppid = stat[stat.rindex(")") + 2:].split()[:2]
+        if state != "Z":
+            children.setdefault(int(ppid), []).append(int(entry))
+    found: dict[int, str] = {}
+    todo = list(children.get(root, []))
+    while todo:
+        pid = todo.pop()
+        try:
+            raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        found[pid] = raw.replace(b"\0", b" ").decode("utf-8", "replace").strip()[:200]
+        todo.extend(children.get(pid, []))
+    return found
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_leaked_processes() -> Iterator[None]:
+    """Requested first, torn down last: when every other fixture has stopped what it
+    started, no process the tests started may still run.  Leftovers are killed and the
+    run fails at this teardown, naming them."""
+    before = set(descendants(os.getpid()))
+    yield
+    deadline = time.monotonic() + LEAK_GRACE
+    while True:
+        left = {pid: cmd for pid, cmd in descendants(os.getpid()).items() if pid not in before}
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    for pid in left:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert not left, "processes the tests started outlived them: " + "; ".join(
+        f"{pid} {cmd}" for pid, cmd in sorted(left.items()))

@@ -67,6 +67,7 @@ def raise_sites() -> Iterator[tuple[str, str, set[str], dict[str, set[str]]]]:
             yield str(path.relative_to(ROOT)), key.value, params, marked
 
 
+@pytest.mark.slow
 def test_the_source_scan_finds_the_place_params() -> None:
     sites = list(raise_sites())
     assert len(sites) > 100

@@ -40,7 +40,9 @@ class LiveServer(OnLoopback):
 
     def start(self) -> LiveServer:
         self.thread.start()
-        deadline = time.monotonic() + 20
+        # Generous: on a loaded 2-core machine (CI beside other work) a start that takes
+        # 20 s is slow, not broken; a start that fails ends the wait at once (thread ends).
+        deadline = time.monotonic() + 90
         while not self.server.started:
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError(f"the test server did not start ({self.exit!r})")

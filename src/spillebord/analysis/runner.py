@@ -140,7 +140,10 @@ def _run_on_ray(work: Work, job: Any, parts: list[list[int]], workers: int,
                     queue.append((part, attempt + 1))
                     continue
                 except RayTaskError as exc:
-                    cause: BaseException = exc.as_instanceof_cause()  # type: ignore[no-untyped-call]
+                    # Ray leaves this untyped (and absent without the extra): a typed
+                    # name calls it either way
+                    as_cause: Callable[[], BaseException] = exc.as_instanceof_cause
+                    cause = as_cause()
                     raise cause from None
                 finished(rows)
     finally:

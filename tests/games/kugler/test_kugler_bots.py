@@ -39,6 +39,7 @@ def level_bot(level: int) -> tuple[str, dict[str, Any]]:
     level_bot(1), level_bot(2), level_bot(3), ("ismcts", {"iterations": 6, "horizon": 3}),
     ("ismcts", {"iterations": 6, "value": "advance"}),
 ], ids=["level1", "level2", "level3", "ismcts-short", "ismcts-advance"])
+@pytest.mark.slow
 def test_choice_cannot_depend_on_hidden_cards(name: str, options: dict[str, Any]) -> None:
     bot = bots.load("kugler", name, **options)
     for deal in (1, 2, 3, 5, 8, 13):

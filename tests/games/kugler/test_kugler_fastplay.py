@@ -69,6 +69,7 @@ def test_weighted_terms_of_the_evaluation() -> None:
     assert fastplay.value_of(state._arr, g, 0, vals, w) == pytest.approx(26 - 9)
 
 
+@pytest.mark.slow
 def test_selfplay_pairs_give_each_weight_set_both_seats() -> None:
     # the same weights on both teams play each pair's two games identically: one win
     # each, so the score is exactly the number of pairs
@@ -85,6 +86,7 @@ def test_tuned_weights_beat_greedy_in_one_ply_selfplay() -> None:
     assert score / 600 > 0.62
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seats", [4, 6, 8])
 def test_greedy_playout_policy_picks_what_the_greedy_bot_scores_best(seats: int) -> None:
     checked = 0

@@ -25,6 +25,7 @@ def lines(output: str) -> list[str]:
     return [line for line in output.splitlines() if line]
 
 
+@pytest.mark.slow
 def test_solve_a_deal_prints_the_verdict_then_a_line_that_wins() -> None:
     result = runner.invoke(app, ["solve", "posthus", "--deal", "1", "--seconds", "2"])
     assert result.exit_code == 0, result.output

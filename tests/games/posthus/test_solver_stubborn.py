@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
 from spillebord.games.posthus import GAME, PosthusState
 from spillebord.solvers.posthus.fast import WINS, Dfs, grid_key
 from spillebord.solvers.posthus.search import EXACT, encode, move_text
@@ -131,6 +133,7 @@ def test_stubborn_conditions_on_random_outside_sequences() -> None:
     assert checked > 200
 
 
+@pytest.mark.slow
 def test_reduced_space_keeps_every_deadlock() -> None:
     """On small positions the reduced graph reaches exactly the full graph's deadlocks
     (the won grid among them), never more grids."""
@@ -151,6 +154,7 @@ def test_reduced_space_keeps_every_deadlock() -> None:
     assert verdicts[True] >= 2 and verdicts[False] >= 10
 
 
+@pytest.mark.slow
 def test_reduced_dfs_agrees_and_replays() -> None:
     later = time.perf_counter() + 120
     verdicts: dict[str, int] = {}

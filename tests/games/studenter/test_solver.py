@@ -73,6 +73,7 @@ def brute_force_winnable(state: State, limit: int = 20_000) -> bool | None:
     return False
 
 
+@pytest.mark.slow
 def test_verdicts_agree_with_brute_force_on_small_positions() -> None:
     rng = random.Random(2026)
     verdicts = {"winnable": 0, "unwinnable": 0}
