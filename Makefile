@@ -81,11 +81,11 @@ check: install-dev lock-check jscheck
 	$(BIN)/mypy
 	$(BIN)/pytest -m "$(FAST)" -n 2
 
-# Every tier: all but the PostgreSQL/Redis/nginx tests in parallel (one file per worker
-# at a time, so a module's server is started once), then those on their own, since they
-# time real fail-overs.
+# Every tier: all but the PostgreSQL/Redis/nginx tests in parallel (a file's tests on one
+# worker, so its module server starts once; the browser tests together on one worker,
+# tests/conftest.py), then those on their own, since they time real fail-overs.
 pytest: install-test
-	$(BIN)/pytest -m "not services" -n $(JOBS) --dist loadfile
+	$(BIN)/pytest -m "not services" -n $(JOBS) --dist loadgroup
 	$(BIN)/pytest -m services
 
 test: system-deps install-test lint jscheck pytest

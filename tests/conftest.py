@@ -43,12 +43,23 @@ def pytest_ignore_collect(collection_path: Path) -> bool | None:
     return None
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         parts = Path(item.path).resolve().relative_to(TESTS).parts
         tier = TIERS.get(parts[0]) if len(parts) > 1 else None
         if tier is not None:
             item.add_marker(tier)
+        # `make test` runs with --dist loadgroup: a file's tests stay on one worker (its
+        # module server starts once) and the browser tests all on one (one server and
+        # one Chromium for the package, as in a serial run).
+        group = "browser" if tier == "browser" else "/".join(parts)
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
+# multiprocessing's own helper for the test process (its semaphores): it ends with the
+# process it serves, so it is no test's leftover.
+HELPERS = ("multiprocessing.resource_tracker", "multiprocessing.forkserver")
 
 
 def descendants(root: int) -> dict[int, str]:
@@ -86,7 +97,8 @@ def no_leaked_processes() -> Iterator[None]:
     yield
     deadline = time.monotonic() + LEAK_GRACE
     while True:
-        left = {pid: cmd for pid, cmd in descendants(os.getpid()).items() if pid not in before}
+        left = {pid: cmd for pid, cmd in descendants(os.getpid()).items()
+                if pid not in before and not any(helper in cmd for helper in HELPERS)}
         if not left or time.monotonic() > deadline:
             break
         time.sleep(0.2)

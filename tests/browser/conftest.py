@@ -55,7 +55,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                             stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
                             env={**os.environ, **SERVER_ENV})
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
+    # Generous: a loaded 2-core machine may take a while to start a server that warms
+    # its compute workers; one that fails to start ends the wait at once (poll).
+    deadline = time.monotonic() + 120
     while True:
         try:
             with urllib.request.urlopen(url + "/api/games", timeout=2) as res:
@@ -71,9 +73,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield url
     proc.terminate()
     try:
-        proc.wait(10)
+        proc.wait(20)
     except subprocess.TimeoutExpired:
         proc.kill()
+        proc.wait()
     log.close()
 
 

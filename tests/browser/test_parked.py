@@ -35,17 +35,23 @@ def quick_parking(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
                             env={**os.environ, **SERVER_ENV, "SPILLEBORD_IDLE_SECONDS": "1"})
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
+    deadline = time.monotonic() + 120
+    try:
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/api/games", timeout=2):
+                    break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, "no server"
+                time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
         try:
-            with urllib.request.urlopen(url + "/api/games", timeout=2):
-                break
-        except OSError:
-            assert proc.poll() is None and time.monotonic() < deadline, "no server"
-            time.sleep(0.2)
-    yield url
-    proc.terminate()
-    proc.wait(10)
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def parked(server: str) -> float:

@@ -34,15 +34,28 @@ def start_serve(port: int, db: Path) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen([*cmd, "serve", "--port", str(port), "--db", f"sqlite:///{db}"],
                             env={**os.environ, "SPILLEBORD_BOT_DELAY": "0"},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
+    # Generous for a loaded machine; a server that does not come up is killed, never left.
+    deadline = time.monotonic() + 90
     while True:
         try:
             httpx.get(f"http://127.0.0.1:{port}/api/games")
             return proc
         except httpx.TransportError:
-            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-            assert time.monotonic() < deadline, "serve did not come up"
+            if proc.poll() is not None or time.monotonic() > deadline:
+                stop(proc)
+                err = proc.stderr.read().decode() if proc.stderr else ""
+                raise AssertionError(f"serve did not come up: {err[-2000:]}") from None
             time.sleep(0.2)
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """Terminate, and kill if it has not ended in 20 s: no test leaves a server behind."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def test_serve_command(tmp_path: Path) -> None:
@@ -57,8 +70,7 @@ def test_serve_command(tmp_path: Path) -> None:
         assert made.status_code == 201
         assert db.exists()  # the SQLite file from --db, migrated at start
     finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+        stop(proc)
 
 
 async def test_sigkill_loses_nothing_acknowledged(tmp_path: Path) -> None:
@@ -86,6 +98,7 @@ async def test_sigkill_loses_nothing_acknowledged(tmp_path: Path) -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
+            proc.wait()
     proc = start_serve(port, db)
     try:
         info = httpx.get(f"{base}/api/matches/{made['match_id']}").json()
@@ -100,8 +113,7 @@ async def test_sigkill_loses_nothing_acknowledged(tmp_path: Path) -> None:
         assert mine[: len(acked_mine)] == acked_mine
         await again.close()
     finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+        stop(proc)
 
 
 TABLE = [k for k in list(games.keys()) if not games.load(k).is_solitaire]
@@ -142,5 +154,4 @@ async def test_serve_answers_big_frames_with_too_large(tmp_path: Path) -> None:
         assert (await c.recv())["t"] == "pong"
         await c.close()
     finally:
-        proc.terminate()
-        proc.wait(10)
+        stop(proc)
