@@ -18,7 +18,7 @@ SYNC   := UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(UV) sync --
           --python $(PYTHON) --quiet
 
 .PHONY: run test check install install-dev install-research install-test system-deps \
-        lint typecheck jscheck pytest bench lock lock-check clean
+        lint typecheck jscheck pytest bench lock lock-check warm clean
 
 # The installer, pinned with hashes in requirements/uv.txt.
 $(UV): requirements/uv.txt
@@ -41,7 +41,16 @@ install-research: $(UV)
 # What `make test` runs on: every extra.
 install-test: install-research
 
-run: install
+# The compiled kernels (Kugler's rules and bots, the Posthus solver) built once per
+# checkout into numba's cache, so neither the server's start nor a first move waits.
+WARM := $(VENV)/.kernels-warm
+$(WARM): uv.lock $(shell find src -name '*.py') | install
+	$(BIN)/spillebord warm
+	touch $(WARM)
+
+warm: $(WARM)
+
+run: install $(WARM)
 	$(BIN)/spillebord serve --host $(HOST) --port $(PORT)
 
 system-deps:
@@ -84,7 +93,7 @@ check: install-dev lock-check jscheck
 # Every tier: all but the PostgreSQL/Redis/nginx tests in parallel (a file's tests on one
 # worker, so its module server starts once; the browser tests together on one worker,
 # tests/conftest.py), then those on their own, since they time real fail-overs.
-pytest: install-test
+pytest: install-test $(WARM)
 	$(BIN)/pytest -m "not services" -n $(JOBS) --dist loadgroup
 	$(BIN)/pytest -m services
 
