@@ -276,7 +276,33 @@ export function createRenderer(root, ctx) {
         }
       }
     }
+    zoom(geom);
     addHitAreas();
+  }
+
+  // On a small board (a phone) the chosen marble and its targets are zoomed in on when
+  // they lie close together (a 7, a 4 back): the fields to tap grow with the zoom.  The
+  // whole board comes back with the next pick or move.
+  /** @param {Geometry} geom */
+  function zoom(geom) {
+    let box = "0 0 1000 1000";
+    const small = svg.getBoundingClientRect().width < 600;
+    if (small && from) {
+      const els = [...svg.querySelectorAll(".target"), ...svg.querySelectorAll(".kg-marble.chosen")];
+      const xs = els.map((e) => Number(e.getAttribute("cx")));
+      const ys = els.map((e) => Number(e.getAttribute("cy")));
+      if (els.length > 1) {
+        const side = Math.max(440, Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)) + 8 * geom.fieldR;
+        if (side < 800) {
+          const cx = (Math.max(...xs) + Math.min(...xs)) / 2;
+          const cy = (Math.max(...ys) + Math.min(...ys)) / 2;
+          const clamp = (/** @type {number} */ c) => Math.min(1000 - side, Math.max(0, c - side / 2));
+          box = `${clamp(cx).toFixed(0)} ${clamp(cy).toFixed(0)} ${side.toFixed(0)} ${side.toFixed(0)}`;
+        }
+      }
+    }
+    svg.setAttribute("viewBox", box);
+    svg.classList.toggle("zoomed", box !== "0 0 1000 1000");
   }
 
   // A step's way as a polyline: from the marble's place through every field passed.
@@ -301,7 +327,7 @@ export function createRenderer(root, ctx) {
     const g = geo;
     hits.innerHTML = "";
     if (!(navigator.maxTouchPoints > 0 || matchMedia("(pointer: coarse)").matches)) return;
-    const scale = svg.getBoundingClientRect().width / 1000 || 1;
+    const scale = svg.getBoundingClientRect().width / (Number((svg.getAttribute("viewBox") || "0 0 1000").split(" ")[2]) || 1000) || 1;
     const wanted = 12.5 / scale;
     /** @type {SVGElement[]} */
     const els = [...svg.querySelectorAll(from ? ".target" : ".kg-marble.pickable")].map((e) => /** @type {SVGElement} */ (e));

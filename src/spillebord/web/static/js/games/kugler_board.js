@@ -9,8 +9,9 @@ const SIZE = 1000;
 const C = SIZE / 2;
 const R = 380;
 // One clearly different colour per seat (partners too: the team is said in words, in the
-// team pills and the legend).  The first four are the most different, for 4 seats.
-export const SEAT_COLOURS = ["#e53935", "#1e6fe0", "#fdd835", "#a347d6", "#fb8c00", "#00c4d9", "#f5f5f5", "#222222"];
+// team pills and the legend).  The first four are the most different, for 4 seats; no
+// yellow, the colour of what can be picked.
+export const SEAT_COLOURS = ["#e53935", "#1e6fe0", "#1b1b1b", "#a347d6", "#fb8c00", "#00c4d9", "#f5f5f5", "#7cb342"];
 
 /** @typedef {{ x: number, y: number }} Point */
 
