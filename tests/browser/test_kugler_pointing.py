@@ -86,6 +86,12 @@ def play_pointing(page: Any, action: str, lang: str, phone: bool, name: str) -> 
             # Only this marble's moves are listed, and its targets are lit on the board.
             assert_list_is_clean(page, lang, " ".join([card, *done, f"{src}-"]))
             assert page.locator("#board .target").count() == len(ways(legal, card, done, src))
+            if phone and card[0] == "7":
+                # The marble's few nearby targets are zoomed in on: 24 px tap areas each.
+                assert page.locator("#board svg.kg-board.zoomed").count() == 1
+                sizes = page.locator("#board .kg-hit").evaluate_all(
+                    "els => els.map(e => e.getBoundingClientRect().width)")
+                assert sizes and min(sizes) >= 24, sizes
             shot(page, f"{name}-{i}")
             point(page, dst, phone, "target")
         done.append(st)

@@ -286,13 +286,13 @@ export function createRenderer(root, ctx) {
   /** @param {Geometry} geom */
   function zoom(geom) {
     let box = "0 0 1000 1000";
-    const small = svg.getBoundingClientRect().width < 600;
+    const small = svg.getBoundingClientRect().width < 450;
     if (small && from) {
       const els = [...svg.querySelectorAll(".target"), ...svg.querySelectorAll(".kg-marble.chosen")];
       const xs = els.map((e) => Number(e.getAttribute("cx")));
       const ys = els.map((e) => Number(e.getAttribute("cy")));
       if (els.length > 1) {
-        const side = Math.max(440, Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)) + 8 * geom.fieldR;
+        const side = Math.max(300, Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)) + 8 * geom.fieldR;
         if (side < 800) {
           const cx = (Math.max(...xs) + Math.min(...xs)) / 2;
           const cy = (Math.max(...ys) + Math.min(...ys)) / 2;
