@@ -69,7 +69,7 @@ export function createRenderer(root, ctx) {
       const places = legal.filter((a) => a !== "keep" && a !== "turn").map((a) => {
         if (a === "centre") return t("gj.where.new_centre");
         if (a[0] === "c") return t("gj.where.centre", { n: Number(a.slice(1)) });
-        return t("gj.where.seat", { name: ctx.seatName(Number(a.slice(1))) });
+        return t("gj.where.seat", { name: (ctx.seatShort || ctx.seatName)(Number(a.slice(1))) });
       });
       const keep = legal.includes("keep");
       if (!places.length) text = t("gj.status.keep", { card });
