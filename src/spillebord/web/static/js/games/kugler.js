@@ -33,7 +33,11 @@ export function createRenderer(root, ctx) {
   actions.className = "kg-actions";
   const legend = document.createElement("div");
   legend.className = "kg-legend";
-  root.append(info, svg, step, hand, actions, legend);
+  // One wrapper inside the board: the board box is the container its layout asks about.
+  const wrap = document.createElement("div");
+  wrap.className = "kg-wrap";
+  wrap.append(info, svg, step, hand, actions, legend);
+  root.append(wrap);
   /** @type {import("../board").RenderState<View>} the latest state: update() sets it before anything is drawn */
   let state = /** @type {any} */ (null);
   /** @type {Geometry | null} */
