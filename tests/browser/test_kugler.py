@@ -77,9 +77,17 @@ def play_on_board(page: Any, action: str) -> None:
             shot(page, "kugler-split-preview")
 
 
+def show_all(page: Any) -> None:
+    """Before a marble is picked a long list of moves waits behind one button."""
+    more = page.locator("#board .kg-show-all")
+    if more.count():
+        more.click()
+
+
 def play_by_button(page: Any, action: str) -> None:
     card = action.split(" ")[1] if action.startswith("discard ") else action.split(" ")[0]
     page.locator(f".kg-hand .card[data-code='{card}']").first.click()
+    show_all(page)
     page.locator(f"#board [data-action='{action}']").click()
 
 
@@ -226,6 +234,7 @@ def test_kugler_speaks_in_words_and_shows_the_way(contexts: Any, server: str, la
             action = max(moves, key=len)  # a split 7 when there is one
             card, *steps = action.split(" ")
             page.locator(f".kg-hand .card[data-code='{card}']").first.click()
+            show_all(page)
             buttons = page.locator(".kg-action").all_inner_texts()
             assert buttons and not any(re.search(CODE, b) for b in buttons), buttons
             for i, step_text in enumerate(steps):

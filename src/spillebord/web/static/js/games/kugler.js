@@ -63,7 +63,10 @@ export function createRenderer(root, ctx) {
   function nextSteps() {
     return candidates().map((a) => parse(a)[1 + steps.length]);
   }
+  /** @type {boolean} the whole list asked for before a marble is picked */
+  let showAll = false;
   function reset() {
+    showAll = false;
     card = null;
     steps = [];
     from = null;
@@ -397,8 +400,23 @@ export function createRenderer(root, ctx) {
     if (steps.length) step.textContent = t("kugler.split_first", { first: first ? stepText(first, state.seat, true) : "" });
     else if (from) step.textContent = t("kugler.pick_to");
     else step.textContent = list.length ? t("kugler.pick_marble", { card: cardName(card) }) : t("kugler.no_moves", { card: cardName(card) });
+    // Point first: before a marble is picked a long list waits behind one button.
+    const LONG = 6;
+    if (!from && !showAll && list.length > LONG) {
+      const more = document.createElement("button");
+      more.type = "button";
+      more.className = "kg-show-all";
+      more.textContent = t("kugler.show_all", { n: new Set(list.map(describeAction)).size, card: cardName(card) });
+      more.addEventListener("click", (ev) => {
+        showAll = true;
+        draw();
+        // From the keyboard (no pointer: detail 0) the focus goes on to the first move.
+        if (ev.detail === 0) /** @type {HTMLButtonElement | null} */ (actions.querySelector("button.kg-action"))?.focus();
+      });
+      actions.append(more);
+    }
     const shown = new Set();
-    for (const a of list) {
+    for (const a of !from && !showAll && list.length > LONG ? [] : list) {
       const label = describeAction(a);
       if (shown.has(label)) continue;
       shown.add(label);
