@@ -46,14 +46,30 @@ def marble(page: Any, loc: str) -> Any:
     return page.locator(f"#board .kg-marble.pickable[data-loc='{loc}']").first
 
 
+def ways(legal: list[str], card: str, done: list[str], src: str) -> set[str]:
+    """The places the marble at ``src`` can go to as the next step after ``done``."""
+    out = set()
+    for a in legal:
+        parts = a.split(" ")
+        if parts[0] != card or len(parts) <= 1 + len(done) or parts[1:1 + len(done)] != done:
+            continue
+        f, t = parts[1 + len(done)].split("-")
+        if f == src:
+            out.add(t)
+    return out
+
+
 def play_on_board(page: Any, action: str) -> None:
-    """Card, then for each step a marble and its destination — as a player clicks."""
+    """Card, then for each step a marble and (where it has a choice) its destination —
+    as a player clicks."""
+    legal = state(page)["legal"]
     card, *steps = action.split(" ")
     page.locator(f".kg-hand .card[data-code='{card}']").first.click()
     for i, step in enumerate(steps):
         src, dst = step.split("-")
         marble(page, src).click()
-        target(page, dst).click()
+        if len(ways(legal, card, steps[:i], src)) > 1:
+            target(page, dst).click()
         if i < len(steps) - 1:
             # The split 7's preview: the first marble drawn at its new place, dimmed.
             page.wait_for_selector(f"#board .kg-marble.preview[data-loc='{dst}']")
@@ -61,9 +77,17 @@ def play_on_board(page: Any, action: str) -> None:
             shot(page, "kugler-split-preview")
 
 
+def show_all(page: Any) -> None:
+    """Before a marble is picked a long list of moves waits behind one button."""
+    more = page.locator("#board .kg-show-all")
+    if more.count():
+        more.click()
+
+
 def play_by_button(page: Any, action: str) -> None:
     card = action.split(" ")[1] if action.startswith("discard ") else action.split(" ")[0]
     page.locator(f".kg-hand .card[data-code='{card}']").first.click()
+    show_all(page)
     page.locator(f"#board [data-action='{action}']").click()
 
 
@@ -210,10 +234,18 @@ def test_kugler_speaks_in_words_and_shows_the_way(contexts: Any, server: str, la
             action = max(moves, key=len)  # a split 7 when there is one
             card, *steps = action.split(" ")
             page.locator(f".kg-hand .card[data-code='{card}']").first.click()
+            show_all(page)
             buttons = page.locator(".kg-action").all_inner_texts()
             assert buttons and not any(re.search(CODE, b) for b in buttons), buttons
             for i, step_text in enumerate(steps):
                 src, dst = step_text.split("-")
+                if len(ways(st["legal"], card, steps[:i], src)) == 1:
+                    # One way only: picking the marble makes the step.
+                    if phone:
+                        page.locator(f"#board .kg-hit[data-for='{src}']").first.tap()
+                    else:
+                        marble(page, src).click()
+                    continue
                 if phone:
                     for r in page.locator("#board .kg-hit").evaluate_all(HIT_SIZES):
                         assert r["size"] >= min(24, r["gap"] - 0.5), r

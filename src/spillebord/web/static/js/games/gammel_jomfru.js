@@ -41,11 +41,46 @@ export function createRenderer(root, ctx) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let autoTimer;
 
+  // A forced move is sent AUTO_MS after the board showing it was painted (the frame
+  // after the draw), so each one is seen and read out before the next: a person can
+  // follow them, and the first turn never passes before the board is there.
+  const AUTO_MS = 600;
+  /** @type {number} */
+  let autoFrame = 0;
   function planAuto() {
     clearTimeout(autoTimer);
+    cancelAnimationFrame(autoFrame);
     if (!autoBox.checked || state.legal.length !== 1) return;
     const only = state.legal[0];
-    autoTimer = setTimeout(() => ctx.act(only), 350);
+    autoFrame = requestAnimationFrame(() => {
+      autoTimer = setTimeout(() => ctx.act(only), AUTO_MS);
+    });
+  }
+
+  // What the player is asked to do, in words: "Læg hjerter ni på midterbunke 2 eller
+  // behold det."  Only the server's legal list is read (its actions' places).
+  function prompt() {
+    const legal = state.legal.filter((a) => a !== "resign");
+    if (!legal.length) return null;
+    let text;
+    if (legal.length === 1 && legal[0] === "turn") text = t("gj.status.turn");
+    else {
+      const card = cardName(state.view.turned);
+      const places = legal.filter((a) => a !== "keep" && a !== "turn").map((a) => {
+        if (a === "centre") return t("gj.where.new_centre");
+        if (a[0] === "c") return t("gj.where.centre", { n: Number(a.slice(1)) });
+        return t("gj.where.seat", { name: (ctx.seatShort || ctx.seatName)(Number(a.slice(1))) });
+      });
+      const keep = legal.includes("keep");
+      if (!places.length) text = t("gj.status.keep", { card });
+      else text = t(keep ? "gj.status.put_or_keep" : "gj.status.put", { card, places: orList(places) });
+    }
+    return legal.length === 1 && autoBox.checked ? t("gj.status.auto", { what: text }) : text;
+  }
+
+  /** @param {string[]} items "a", "a eller b", "a, b eller c" */
+  function orList(items) {
+    return items.reduce((acc, x, i) => (i === 0 ? x : i === items.length - 1 ? t("gj.or", { a: acc, b: x }) : t("gj.and_list", { a: acc, b: x })), "");
   }
 
   /** @param {HTMLElement} el @param {string} action */
@@ -201,6 +236,7 @@ export function createRenderer(root, ctx) {
       draw();
       planAuto();
     },
+    status: prompt,
     describe(action) {
       if (action[0] === "p") return t("gj.act.onto_player", { name: ctx.seatName(Number(action.slice(1))) });
       if (action[0] === "c" && action !== "centre") return t("gj.act.onto_centre", { n: action.slice(1) });
@@ -222,6 +258,7 @@ export function createRenderer(root, ctx) {
     },
     destroy() {
       clearTimeout(autoTimer);
+      cancelAnimationFrame(autoFrame);
       root.innerHTML = "";
       root.classList.remove("gammel-jomfru");
     },

@@ -31,10 +31,13 @@ export function createRenderer(root, ctx) {
   hand.setAttribute("aria-label", t("kugler.hand"));
   const actions = document.createElement("div");
   actions.className = "kg-actions";
-  const legend = document.createElement("p");
+  const legend = document.createElement("div");
   legend.className = "kg-legend";
-  legend.textContent = t("kugler.legend");
-  root.append(info, svg, step, hand, actions, legend);
+  // One wrapper inside the board: the board box is the container its layout asks about.
+  const wrap = document.createElement("div");
+  wrap.className = "kg-wrap";
+  wrap.append(info, svg, step, hand, actions, legend);
+  root.append(wrap);
   /** @type {import("../board").RenderState<View>} the latest state: update() sets it before anything is drawn */
   let state = /** @type {any} */ (null);
   /** @type {Geometry | null} */
@@ -60,7 +63,10 @@ export function createRenderer(root, ctx) {
   function nextSteps() {
     return candidates().map((a) => parse(a)[1 + steps.length]);
   }
+  /** @type {boolean} the whole list asked for before a marble is picked */
+  let showAll = false;
   function reset() {
+    showAll = false;
     card = null;
     steps = [];
     from = null;
@@ -80,17 +86,20 @@ export function createRenderer(root, ctx) {
     return t(key, { whose: whose(e.seat) });
   }
 
-  /** @param {import("../protocol").KuglerStep} st @param {number | null} actor */
-  function stepText(st, actor) {
+  // A step in words; `withMarble` names the marble that moves ("din kugle i start: …"),
+  // as the move buttons do, so no two of them read alike.
+  /** @param {import("../protocol").KuglerStep} st @param {number | null} actor @param {boolean} [withMarble] */
+  function stepText(st, actor, withMarble = false) {
     let text;
-    if (st.kind === "out") text = t("kugler.step.out");
+    if (st.kind === "out") text = withMarble ? t("kugler.step.out_whose", { whose: whose(st.seat) }) : t("kugler.step.out");
     else if (st.kind === "jump") {
       const hit = st.effects.find((e) => e.from === st.to);
-      text = t("kugler.step.jump", { whose: whose(hit ? hit.seat : st.seat) });
+      text = t("kugler.step.jump", { target: whereText(hit ? hit.seat : st.seat, st.to) });
     } else if (st.home_field) text = t("kugler.step.home", { fields: st.fields, field: st.home_field });
     else text = t(st.kind === "back" ? "kugler.step.back" : "kugler.step.forward", { fields: st.fields });
     if (st.jumps.includes(partnerOf(st.seat)) && st.seat === actor) text = t("kugler.step.past_partner", { step: text });
-    if (actor !== null && actor !== undefined && st.seat !== actor) text = t("kugler.step.partner", { step: text });
+    if (withMarble && st.kind !== "out") text = t("kugler.marble_step", { marble: whereText(st.seat, st.from), step: text });
+    else if (!withMarble && actor !== null && actor !== undefined && st.seat !== actor) text = t("kugler.step.partner", { step: text });
     const hits = st.kind === "jump" ? st.effects.filter((e) => e.from !== st.to) : st.effects;
     return [text, ...hits.map(effectText)].join(", ");
   }
@@ -104,7 +113,7 @@ export function createRenderer(root, ctx) {
     const m = factsOf(a);
     const c = parse(a)[0];
     if (!m) return cardName(c);
-    return t("kugler.action", { card: cardName(c), what: m.steps.map((st) => stepText(st, state.seat)).join("; ") });
+    return t("kugler.action", { card: cardName(c), what: m.steps.map((st) => stepText(st, state.seat, true)).join("; ") });
   }
 
   // The facts of the next step `stepText` ("from-to") among the remaining candidates.
@@ -121,9 +130,8 @@ export function createRenderer(root, ctx) {
   function whereText(seat, loc) {
     if (loc[0] === "s") return t("kugler.where.start", { whose: whose(seat) });
     if (loc[0] === "h") return t("kugler.where.home", { whose: whose(seat), field: Number(loc.split(".")[1]) });
-    const track = 18 * state.view.seats;
-    const fields = (((Number(loc.slice(1)) - 18 * seat) % track) + track) % track;
-    return t("kugler.where.track", { whose: whose(seat), fields });
+    // On the track: the field said from the nearest start field behind it, as refusals say it.
+    return t("kugler.where.track", { whose: whose(seat), place: placeWords(loc) });
   }
 
   // A field or start area in words, for refusals: "dit startfelt", "Annas hjemmefelt 3",
@@ -162,6 +170,16 @@ export function createRenderer(root, ctx) {
     steps.push(chosen);
     from = null;
     draw();
+  }
+
+  // A marble is picked: with one way to go it goes (or, in a split 7, that step is
+  // taken); with more, its targets light up and the list keeps only its moves.
+  /** @param {string} loc */
+  function pickMarble(loc) {
+    from = loc;
+    const tos = new Set(nextSteps().filter((s) => s.split("-")[0] === loc).map((s) => s.split("-")[1]));
+    if (tos.size === 1) place([...tos][0]);
+    else draw();
   }
 
   function marbleLocations() {
@@ -219,10 +237,7 @@ export function createRenderer(root, ctx) {
       if (pickFrom.has(m.loc) && !m.preview && first) {
         c.classList.add("pickable");
         if (from === m.loc) c.classList.add("chosen");
-        makeButton(c, name, () => {
-          from = m.loc;
-          draw();
-        });
+        makeButton(c, name, () => pickMarble(m.loc));
       } else {
         // Every marble has a name for screen readers, not only the playable ones.
         c.setAttribute("role", "img");
@@ -254,7 +269,7 @@ export function createRenderer(root, ctx) {
         if (!el) continue;
         el.classList.add("target");
         const facts = stepFacts(steps.length, `${from}-${to}`);
-        makeButton(el, t("kugler.to_place", { what: facts ? stepText(facts, state.seat) : "" }), () => place(to));
+        makeButton(el, t("kugler.to_place", { what: facts ? stepText(facts, state.seat, true) : "" }), () => place(to));
         if (onMarble) onMarble.classList.add("pickable");
         // The way the marble would go, drawn as a path (highlighted on hover and focus).
         if (facts) {
@@ -268,7 +283,33 @@ export function createRenderer(root, ctx) {
         }
       }
     }
+    zoom(geom);
     addHitAreas();
+  }
+
+  // On a small board (a phone) the chosen marble and its targets are zoomed in on when
+  // they lie close together (a 7, a 4 back): the fields to tap grow with the zoom.  The
+  // whole board comes back with the next pick or move.
+  /** @param {Geometry} geom */
+  function zoom(geom) {
+    let box = "0 0 1000 1000";
+    const small = svg.getBoundingClientRect().width < 450;
+    if (small && from) {
+      const els = [...svg.querySelectorAll(".target"), ...svg.querySelectorAll(".kg-marble.chosen")];
+      const xs = els.map((e) => Number(e.getAttribute("cx")));
+      const ys = els.map((e) => Number(e.getAttribute("cy")));
+      if (els.length > 1) {
+        const side = Math.max(300, Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys)) + 8 * geom.fieldR;
+        if (side < 800) {
+          const cx = (Math.max(...xs) + Math.min(...xs)) / 2;
+          const cy = (Math.max(...ys) + Math.min(...ys)) / 2;
+          const clamp = (/** @type {number} */ c) => Math.min(1000 - side, Math.max(0, c - side / 2));
+          box = `${clamp(cx).toFixed(0)} ${clamp(cy).toFixed(0)} ${side.toFixed(0)} ${side.toFixed(0)}`;
+        }
+      }
+    }
+    svg.setAttribute("viewBox", box);
+    svg.classList.toggle("zoomed", box !== "0 0 1000 1000");
   }
 
   // A step's way as a polyline: from the marble's place through every field passed.
@@ -293,7 +334,7 @@ export function createRenderer(root, ctx) {
     const g = geo;
     hits.innerHTML = "";
     if (!(navigator.maxTouchPoints > 0 || matchMedia("(pointer: coarse)").matches)) return;
-    const scale = svg.getBoundingClientRect().width / 1000 || 1;
+    const scale = svg.getBoundingClientRect().width / (Number((svg.getAttribute("viewBox") || "0 0 1000").split(" ")[2]) || 1000) || 1;
     const wanted = 12.5 / scale;
     /** @type {SVGElement[]} */
     const els = [...svg.querySelectorAll(from ? ".target" : ".kg-marble.pickable")].map((e) => /** @type {SVGElement} */ (e));
@@ -353,17 +394,37 @@ export function createRenderer(root, ctx) {
       if (state.legal.length) step.textContent = t("kugler.pick_card");
       return;
     }
-    const list = candidates();
+    // The moves left by what is picked (card, steps, marble), each worded once.
+    const list = candidates().filter((a) => !from || parse(a)[1 + steps.length].split("-")[0] === from);
     const first = steps.length ? stepFacts(0, steps[0]) : null;
-    if (steps.length) step.textContent = t("kugler.split_first", { first: first ? stepText(first, state.seat) : "" });
+    if (steps.length) step.textContent = t("kugler.split_first", { first: first ? stepText(first, state.seat, true) : "" });
     else if (from) step.textContent = t("kugler.pick_to");
     else step.textContent = list.length ? t("kugler.pick_marble", { card: cardName(card) }) : t("kugler.no_moves", { card: cardName(card) });
-    for (const a of list) {
+    // Point first: before a marble is picked a long list waits behind one button.
+    const LONG = 6;
+    if (!from && !showAll && list.length > LONG) {
+      const more = document.createElement("button");
+      more.type = "button";
+      more.className = "kg-show-all";
+      more.textContent = t("kugler.show_all", { n: new Set(list.map(describeAction)).size, card: cardName(card) });
+      more.addEventListener("click", (ev) => {
+        showAll = true;
+        draw();
+        // From the keyboard (no pointer: detail 0) the focus goes on to the first move.
+        if (ev.detail === 0) /** @type {HTMLButtonElement | null} */ (actions.querySelector("button.kg-action"))?.focus();
+      });
+      actions.append(more);
+    }
+    const shown = new Set();
+    for (const a of !from && !showAll && list.length > LONG ? [] : list) {
+      const label = describeAction(a);
+      if (shown.has(label)) continue;
+      shown.add(label);
       const b = document.createElement("button");
       b.type = "button";
       b.className = "kg-action";
       b.dataset.action = a;
-      b.textContent = describeAction(a);
+      b.textContent = label;
       b.addEventListener("click", () => {
         reset();
         ctx.act(a);
@@ -420,7 +481,8 @@ export function createRenderer(root, ctx) {
       const members = [tm, tm + teams];
       const span = document.createElement("span");
       span.className = "pill kg-team";
-      span.style.borderLeft = `12px solid ${seatColour(tm, v.seats)}`;
+      span.style.borderLeft = `12px solid ${seatColour(members[0], v.seats)}`;
+      span.style.borderRight = `12px solid ${seatColour(members[1], v.seats)}`;
       span.textContent = t("kugler.team", {
         n: tm + 1,
         members: members.map((s) => t("kugler.member", { name: ctx.seatName(s), cards: v.hand_sizes[String(s)], home: v.home[String(s)] })).join(" & "),
@@ -431,6 +493,53 @@ export function createRenderer(root, ctx) {
     pile.className = "pill";
     pile.textContent = t("kugler.piles", { draw: v.draw_size, discard: v.discard_top ? cardName(v.discard_top) : "-" });
     info.append(pile);
+  }
+
+  // The legend: each seat's colour by name, then the board's marks as small pictures.
+  function drawLegend() {
+    const v = state.view;
+    legend.innerHTML = "";
+    const h = document.createElement("h3");
+    h.textContent = t("kugler.legend.title");
+    const seats = document.createElement("ul");
+    seats.className = "kg-legend-seats";
+    for (let s = 0; s < v.seats; s++) {
+      const li = document.createElement("li");
+      li.append(swatch({ tag: "circle", fill: seatColour(s, v.seats), stroke: "#fff" }), ctx.seatName(s));
+      seats.append(li);
+    }
+    const marks = document.createElement("ul");
+    marks.className = "kg-legend-marks";
+    const col = seatColour(state.seat ?? 0, v.seats);
+    /** @type {[Swatch, string][]} */
+    const items = [
+      [{ tag: "arrow" }, "kugler.legend.direction"],
+      [{ tag: "circle", fill: col, stroke: "#fff" }, "kugler.legend.start"],
+      [{ tag: "circle", fill: "#f3efe2", stroke: col, dash: true }, "kugler.legend.entry"],
+      [{ tag: "lane", fill: col }, "kugler.legend.home"],
+      [{ tag: "circle", stroke: col }, "kugler.legend.area"],
+    ];
+    for (const [sw, key] of items) {
+      const li = document.createElement("li");
+      li.append(swatch(sw), t(key));
+      marks.append(li);
+    }
+    legend.append(h, seats, marks);
+  }
+
+  /** @typedef {{ tag: "circle" | "arrow" | "lane", fill?: string, stroke?: string, dash?: boolean }} Swatch */
+  /** @param {Swatch} sw */
+  function swatch(sw) {
+    const s = svgEl("svg", { viewBox: "0 0 24 24", width: 22, height: 22, "aria-hidden": "true", class: "kg-swatch" });
+    if (sw.tag === "arrow") s.append(svgEl("polygon", { points: "3,5 21,12 3,19 8,12", fill: "#fff" }));
+    else if (sw.tag === "lane") {
+      s.append(svgEl("rect", { x: 1, y: 8, width: 22, height: 8, rx: 4, fill: sw.fill || "#fff", opacity: 0.5 }));
+      for (const x of [5, 12, 19]) s.append(svgEl("circle", { cx: x, cy: 12, r: 3.2, fill: sw.fill || "#fff", stroke: "#111", "stroke-width": 0.8 }));
+    } else {
+      s.append(svgEl("circle", { cx: 12, cy: 12, r: 8, fill: sw.fill || "none",
+        stroke: sw.stroke || "none", "stroke-width": 3, ...(sw.dash ? { "stroke-dasharray": "4 3" } : {}) }));
+    }
+    return s;
   }
 
   function draw() {
@@ -450,6 +559,7 @@ export function createRenderer(root, ctx) {
       lab.setAttribute("fill", s === v.to_move ? "#f2c94c" : "#fff");
     }
     drawInfo();
+    drawLegend();
     drawMarbles(geo);
     drawHand();
     drawActions();

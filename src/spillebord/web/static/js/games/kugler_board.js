@@ -8,8 +8,10 @@ const NS = "http://www.w3.org/2000/svg";
 const SIZE = 1000;
 const C = SIZE / 2;
 const R = 380;
-export const TEAM_COLOURS = ["#d94b3d", "#2f6fd6", "#e0a100", "#7b3fc4"];
-export const TEAM_LIGHT = ["#f08a7e", "#7fa9ef", "#f3cf6a", "#b48be0"];
+// One clearly different colour per seat (partners too: the team is said in words, in the
+// team pills and the legend).  The first four are the most different, for 4 seats; no
+// yellow, the colour of what can be picked.
+export const SEAT_COLOURS = ["#e53935", "#1e6fe0", "#1b1b1b", "#a347d6", "#fb8c00", "#00c4d9", "#f5f5f5", "#7cb342"];
 
 /** @typedef {{ x: number, y: number }} Point */
 
@@ -29,10 +31,9 @@ export function svgEl(tag, attrs = {}) {
 export function teamOf(seat, n) {
   return seat % (n / 2);
 }
-/** @param {number} seat @param {number} n seats */
-export function seatColour(seat, n) {
-  const team = teamOf(seat, n);
-  return seat < n / 2 ? TEAM_COLOURS[team] : TEAM_LIGHT[team];
+/** @param {number} seat @param {number} _n seats */
+export function seatColour(seat, _n) {
+  return SEAT_COLOURS[seat % SEAT_COLOURS.length];
 }
 
 export class Geometry {
@@ -95,6 +96,26 @@ export class Geometry {
   }
 }
 
+// An arrow outside the track at track position `at` (fractional), pointing the way
+// the marbles go (increasing field numbers).
+/** @param {Geometry} geo @param {number} at */
+function arrow(geo, at) {
+  const a = geo.angle(at);
+  const c = geo.at(a, R + 2.1 * geo.fieldR);
+  const d = geo.fieldR * 1.1;
+  const tx = -Math.sin(a);
+  const ty = Math.cos(a);
+  const nx = Math.cos(a);
+  const ny = Math.sin(a);
+  const pts = [
+    [c.x + d * tx, c.y + d * ty],
+    [c.x - d * tx + 0.8 * d * nx, c.y - d * ty + 0.8 * d * ny],
+    [c.x - 0.4 * d * tx, c.y - 0.4 * d * ty],
+    [c.x - d * tx - 0.8 * d * nx, c.y - d * ty - 0.8 * d * ny],
+  ].map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+  return svgEl("polygon", { points: pts, class: "kg-arrow", fill: "#fff", "fill-opacity": 0.85 });
+}
+
 // The static board: fields (data-place), home rows, start areas and seat labels.
 /** @param {SVGElement} svg @param {Geometry} geo @param {string[]} labels the seats' names */
 export function drawBoard(svg, geo, labels) {
@@ -103,14 +124,23 @@ export function drawBoard(svg, geo, labels) {
   const n = geo.n;
   svg.append(svgEl("circle", { cx: C, cy: C, r: R + 4.5 * geo.fieldR + 20, fill: "#2a6b45" }));
   const fields = svgEl("g", { class: "kg-fields" });
+  // Each home lane: a band in the seat's colour from the field before the home inwards.
+  for (let s = 0; s < n; s++) {
+    const a = geo.trackPoint(geo.entry(s));
+    const b = geo.homePoint(s, 5);
+    fields.append(svgEl("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: seatColour(s, n), "stroke-width": 2.2 * geo.fieldR, "stroke-linecap": "round", opacity: 0.5, class: "kg-lane" }));
+  }
+  // The direction of travel: two arrows outside the track in each seat's stretch.
+  for (let s = 0; s < n; s++) {
+    for (const f of [9, 14]) fields.append(arrow(geo, 18 * s + f + 0.5));
+  }
   for (let i = 0; i < geo.track; i++) {
     const p = geo.trackPoint(i);
     const isStart = i % 18 === 0;
     const f = svgEl("circle", { cx: p.x, cy: p.y, r: geo.fieldR, class: `kg-field${isStart ? " start" : ""}`, "data-place": `t${i}` });
     if (isStart) {
-      f.setAttribute("stroke", seatColour(i / 18, n));
+      f.setAttribute("stroke", "#fff");
       f.setAttribute("fill", seatColour(i / 18, n));
-      f.setAttribute("fill-opacity", "0.45");
     }
     fields.append(f);
   }
@@ -121,11 +151,11 @@ export function drawBoard(svg, geo, labels) {
     fields.append(svgEl("circle", { cx: e.x, cy: e.y, r: geo.fieldR + 4, fill: "none", stroke: col, "stroke-width": 3, "stroke-dasharray": "4 3", class: "kg-entry", "data-entry": s }));
     for (let k = 1; k <= 5; k++) {
       const p = geo.homePoint(s, k);
-      fields.append(svgEl("circle", { cx: p.x, cy: p.y, r: geo.fieldR, class: "kg-field home", stroke: col, "stroke-width": 3, fill: col, "fill-opacity": 0.55, "data-place": `h${s}.${k}` }));
+      fields.append(svgEl("circle", { cx: p.x, cy: p.y, r: geo.fieldR, class: "kg-field home", stroke: col, "stroke-width": 3, fill: col, "fill-opacity": 0.85, "data-place": `h${s}.${k}` }));
     }
     for (let k = 0; k < 5; k++) {
       const p = geo.startSlot(s, k);
-      fields.append(svgEl("circle", { cx: p.x, cy: p.y, r: geo.fieldR * 0.9, fill: "none", stroke: col, "stroke-width": 2, "stroke-dasharray": "3 2", "data-slot": `s${s}.${k}` }));
+      fields.append(svgEl("circle", { cx: p.x, cy: p.y, r: geo.fieldR * 0.9, fill: "none", stroke: col, "stroke-width": 3, "data-slot": `s${s}.${k}` }));
     }
     const lp = geo.labelPoint(s);
     // Labels near the left or right edge grow inwards, away from the track.
