@@ -197,6 +197,25 @@ class Game(ABC):
     def is_solitaire(self) -> bool:
         return self.seat_counts == (1,)
 
+    # A game object is a stateless singleton that states point to (``check_own`` tests
+    # identity), so a copied or unpickled state must point to the same object: a deep
+    # copy keeps it, and a registered game pickles as its registry key.
+    def __copy__(self) -> Game:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        from spillebord.core import registry  # registry imports this module's names lazily
+        try:
+            registered = registry.load(self.key) is self
+        except NotationError:  # not registered (a test's game): pickled as an object
+            registered = False
+        if registered:
+            return (registry.load, (self.key,))
+        return super().__reduce_ex__(protocol)
+
     def own(self, state: State, cls: type[S]) -> S:
         """``state`` as this game's state class ``cls``.  The one error for handing a
         game anything but its own state (another game's, or not a state at all), from
