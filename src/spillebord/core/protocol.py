@@ -169,8 +169,11 @@ class State(ABC):
 
     def resample(self, seat: int | None, rng: random.Random) -> State:
         """A state in ``seat``'s information set with the hidden cards drawn afresh from
-        ``rng``.  It may depend only on what ``seat`` has seen and on ``rng``.  Games with
-        no hidden cards return ``self``."""
+        ``rng``.  It may depend only on what ``seat`` has seen and on ``rng``: its deal
+        number too is drawn from ``rng`` (``core.rng.fresh_deal``), since the true one
+        holds the future shuffles (and, with the position, the hidden cards); the
+        conformance suite checks it.  This default (``self``) fits only a game whose
+        deal number does not reach its state."""
         return self
 
     def position(self) -> str:
