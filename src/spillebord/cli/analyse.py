@@ -62,6 +62,10 @@ def _modules() -> Any:
 
 
 def _check_workers(workers: int | None, address: str | None) -> int:
+    if address:
+        from spillebord.analysis.runner import check_address
+
+        check_address(address)
     if workers is None:
         return min(2, os.cpu_count() or 1)
     if workers < 0:
