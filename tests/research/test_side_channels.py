@@ -127,3 +127,13 @@ def test_openspiel_information_state_is_not_the_observation(
         state.information_state_string(0)
     with pytest.raises(NotImplementedError, match="perfect recall"):
         state.information_state_tensor(0)
+
+
+def test_rl_environment_uses_the_observation() -> None:
+    """OpenSpiel's rl_environment reads the GameType and takes the observation tensor
+    (no information state is provided)."""
+    from open_spiel.python import rl_environment
+
+    game = pyspiel.load_game(spiel.PREFIX + "gammel_jomfru", {"players": 3})
+    step = rl_environment.Environment(game).reset()
+    assert len(step.observations["info_state"][0]) == game.observation_tensor_size()
