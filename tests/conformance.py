@@ -9,11 +9,16 @@ What is checked, per game and seat count:
   actions when the game declares none); legal actions sorted, unique, empty exactly at
   the end; action texts and position texts round-trip; ``apply`` never mutates;
 - views are JSON; ``resample(seat)`` keeps ``seat``'s view (and, for the seat to move,
-  the legal actions) and changes no position key outside ``game_type.hidden``; an
+  the legal actions) and changes no position key outside ``game_type.hidden`` and the
+  deal number; an
   imperfect-information game's ``resample`` really redraws its hidden cards;
 - a parsed position continues exactly like the original (``check_future``), and the
   declared chance agrees: a seeded game's future depends on the deal number, a
   deterministic game's does not;
+- resampling draws the future afresh too (``check_resampled_future``): a resample never
+  keeps the true deal number nor depends on it (the same ``rng`` gives the same resample
+  of the same position under another deal number), and in a seeded game two resamples
+  of one information state diverge at the next reshuffle or redeal;
 - the outcome is consistent: every seat ranked exactly once, winners and losers
   disjoint, teams whole (``Game.teams``), a bonus only on a win.
 """
@@ -88,7 +93,7 @@ def check_outcome(game: Game, state: State) -> None:
 def check_resample(game: Game, state: State, rng: random.Random) -> bool:
     """Each seat's view (and the mover's legal actions) survive ``resample``, and only
     the declared hidden keys change; returns whether some resample changed anything."""
-    hidden = set(game.game_type.hidden)
+    hidden = {*game.game_type.hidden, "deal"}  # the deal number: future shuffles
     before = position_json(game, state)
     text = game.format_position(state)
     texts = [str(a) for a in state.legal_actions()]
@@ -107,7 +112,7 @@ def check_resample(game: Game, state: State, rng: random.Random) -> bool:
                 moved = {k for k in set(before) | set(after) if before.get(k) != after.get(k)}
                 assert moved <= hidden, \
                     f"resample changed {sorted(moved - hidden)}, not declared hidden"
-            changed = changed or game.format_position(other) != text
+            changed = changed or same_deal(game, other, state.deal) != text
     return changed
 
 
@@ -129,21 +134,80 @@ def check_state(state: State, rng: random.Random, deep: bool) -> list[Any]:
     return legal
 
 
+def same_deal(game: Game, state: State, deal: int) -> str:
+    """``state``'s position text with the deal number ``deal`` (a resample draws a fresh
+    one, which is not a hidden card)."""
+    return with_deal(game.format_position(state), deal)
+
+
 def check_hidden_cards_are_redrawn(game: Game, seats: int, deal: int) -> None:
     """An imperfect-information game's start has hidden cards, and ``resample`` (for
     every seat and the spectator) redraws them; a perfect one's ``resample`` is
-    ``self``'s copy."""
+    ``self``'s copy but for the deal number (its future shuffles)."""
     state = game.new(deal=deal, seats=seats)
     rng = random.Random(deal)
     imperfect = game.game_type.information is Information.IMPERFECT
     for seat in [*range(seats), None]:
         text = game.format_position(state)
-        redrawn = any(game.format_position(state.resample(seat, rng)) != text
+        redrawn = any(same_deal(game, state.resample(seat, rng), deal) != text
                       for _ in range(RESAMPLE_TRIES))
         assert redrawn == imperfect, (
             f"seat {seat}: resample must redraw the hidden cards"
             if imperfect else "a perfect-information game has nothing to redraw")
     check_resample(game, state, rng)
+
+
+def check_resample_ignores_the_deal(game: Game, text: str, seat: int | None) -> None:
+    """A resample of the position ``text`` for ``seat`` neither keeps its deal number nor
+    depends on it: under another deal number, the same ``rng`` seed gives the same
+    resample (the deal number holds the future shuffles, which no seat has seen)."""
+    state = game.parse_position(text)
+    stranger = game.parse_position(with_deal(text, deal_of(text) + 1), **state.flags)
+    for seed in range(3):
+        one = state.resample(seat, random.Random(seed))
+        two = stranger.resample(seat, random.Random(seed))
+        assert game.format_position(one) == game.format_position(two), \
+            "resample depends on the true deal number (the future shuffles)"
+        assert one.deal != state.deal, "a resample kept the true deal number"
+
+
+def check_resampled_future(game: Game, seats: int, deal: int, starts: int = 6,
+                           avoid: tuple[str, ...] = ()) -> bool:
+    """From ``starts`` positions spread over a random playout: ``resample`` ignores the
+    true deal number (``check_resample_ignores_the_deal``), and two resamples of one
+    information state that differ only in their deal number (the second one's deal put
+    into the first one's position) continue differently under the same random actions
+    somewhere within ``FUTURE_HORIZON`` actions when the game has future chance.  Returns
+    whether some did; a deterministic game's never do."""
+    texts, actions = random_line(game, seats, deal, FUTURE_LINE, avoid)
+    every = max(1, len(actions) // starts)
+    diverged = False
+    for start in range(0, len(actions) + 1, every):
+        state = game.parse_position(texts[start])
+        seat = state.to_move
+        check_resample_ignores_the_deal(game, texts[start], seat)
+        one = state.resample(seat, random.Random(start))
+        other_deal = state.resample(seat, random.Random(start + 1)).deal
+        two = game.parse_position(with_deal(game.format_position(one), other_deal),
+                                  **state.flags)
+        rng = random.Random(start)
+        for _ in range(FUTURE_HORIZON):
+            legal = one.legal_actions()
+            if not legal:
+                break
+            action = rng.choice([a for a in legal if str(a) not in avoid] or legal)
+            one = one.apply_legal(action)
+            try:
+                two = two.apply(str(action))
+            except ValueError:  # the other future made the action impossible
+                diverged = True
+                break
+            if game.format_position(two) != with_deal(game.format_position(one), two.deal):
+                diverged = True
+                break
+    if game.game_type.chance is Chance.DETERMINISTIC:
+        assert not diverged, "a deterministic game's future depends on the deal number"
+    return diverged
 
 
 def deal_of(text: str) -> int:

@@ -55,6 +55,18 @@ def test_positions_keep_their_future(game: Game, seats: int) -> None:
 
 
 @pytest.mark.parametrize(("game", "seats"), PARAMS)
+def test_resamples_redraw_the_future(game: Game, seats: int) -> None:
+    """A resample never keeps the true deal number nor depends on it, and in a seeded
+    game (kugler's reshuffles, posthus' redeals) two resamples of one information state
+    diverge at the next reshuffle or redeal: a determinizing bot does not know what the
+    table does not."""
+    diverged = [conformance.check_resampled_future(game, seats, deal, avoid=AVOID)
+                for deal in DEALS[:3]]
+    if game.game_type.chance is Chance.SEEDED:
+        assert any(diverged), "two resamples never diverged at a reshuffle or redeal"
+
+
+@pytest.mark.parametrize(("game", "seats"), PARAMS)
 def test_hidden_cards_are_redrawn(game: Game, seats: int) -> None:
     conformance.check_hidden_cards_are_redrawn(game, seats, deal=11)
 

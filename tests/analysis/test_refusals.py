@@ -41,6 +41,10 @@ PLAY = ["analyse", "tournament", "gammel_jomfru", "--games", "2", "--workers", "
     ([*PLAY, "--bots", "random", "--seats", "9"], "not 9"),
     ([*PLAY, "--bots", "random", "--ladder", "x.txt"], ".svg or .png"),
     (["analyse", "tournament", "posthus", "--bots", "random"], "solitaire"),
+    ([*SOLVE[:-2], "--address", "127.0.0.1:1"], "no Ray cluster answers at 127.0.0.1:1"),
+    ([*SOLVE[:-2], "--address", "ray://127.0.0.1:1"], "no Ray cluster answers"),
+    ([*SOLVE[:-2], "--address", "somewhere"], "HOST:PORT"),
+    ([*PLAY[:-2], "--bots", "random", "--address", "localhost:1"], "no Ray cluster answers"),
 ])
 def test_bad_input_is_refused_and_nothing_is_written(
         args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -49,6 +53,19 @@ def test_bad_input_is_refused_and_nothing_is_written(
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("error: ") and message in result.stderr, result.stderr
     assert "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_dead_address_errors_at_once_instead_of_hanging(tmp_path: Path) -> None:
+    """Ray retries a dead address for minutes (2 min and still waiting before the
+    check); the command refuses it within seconds, writing nothing."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "spillebord.cli.main", *SOLVE[:-2], "--address",
+         "127.0.0.1:1", "--out", str(tmp_path / "r.parquet")],
+        capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines() == [
+        "error: no Ray cluster answers at 127.0.0.1:1 (Connection refused)"]
     assert list(tmp_path.iterdir()) == []
 
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from spillebord.core.protocol import JSON, Outcome, State
-from spillebord.core.rng import shuffled
+from spillebord.core.rng import fresh_deal, shuffled
 
 if TYPE_CHECKING:
     from spillebord.core.protocol import Game
@@ -119,6 +119,6 @@ class HighCardState(State):
         hands = list(self.hands)
         for s in others:
             hands[s], pool = tuple(sorted(pool[:len(hands[s])])), pool[len(hands[s]):]
-        return type(self)(self.game, self.seats, self.deal, tuple(hands), tuple(pool),
+        return type(self)(self.game, self.seats, fresh_deal(rng), tuple(hands), tuple(pool),
                           self.table, self.discard, self.leader, self.tricks,
                           self.reshuffles)

@@ -4,6 +4,8 @@ adapters' array of the player's view, and ``resample_from_infostate`` keeps it."
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
 import numpy as np
@@ -29,6 +31,40 @@ def test_random_sim(key: str, params: dict[str, object], sims: int) -> None:
     game = pyspiel.load_game(spiel.PREFIX + key, params)
     assert game.num_players() == params.get("players", 1)
     pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize(("key", "params", "sims"), CASES,
+                         ids=[f"{k}-{p}" for k, p, _ in CASES])
+def test_random_sim_serialized(key: str, params: dict[str, object], sims: int) -> None:
+    """OpenSpiel's check with ``serialize=True``: every state goes through
+    ``serialize_game_and_state`` (a pickle of the Python state) and back, and play goes
+    on from the copy; needs a state to survive pickle with its game."""
+    game = pyspiel.load_game(spiel.PREFIX + key, params)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("key", list(spiel.CODECS))
+def test_states_survive_pickle_and_deepcopy(key: str) -> None:
+    """A pickled or deep-copied state (OpenSpiel's and the engine's) plays on like the
+    original: same position text, same legal actions, same game object."""
+    game = pyspiel.load_game(spiel.PREFIX + key)
+    state = game.new_initial_state()
+    state.apply_action(5)
+    rng = random.Random(5)
+    for _ in range(3):
+        state.apply_action(rng.choice(state.legal_actions()))
+    inner = state.inner
+    assert inner is not None
+    for copy_of in (lambda x: pickle.loads(pickle.dumps(x)), copy.deepcopy):
+        engine = copy_of(inner)
+        assert engine.game is inner.game
+        assert engine.position() == inner.position()
+        assert [str(a) for a in engine.legal_actions()] == [str(a) for a in inner.legal_actions()]
+        spiel_copy = copy_of(state)
+        assert str(spiel_copy) == str(state)
+        assert spiel_copy.legal_actions() == state.legal_actions()
+        action = state.legal_actions()[0]
+        assert str(spiel_copy.child(action)) == str(state.child(action))
 
 
 @pytest.mark.parametrize("key", ["gammel_jomfru", "kugler"])

@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from spillebord.research.table import TableEnv, jomfru_env, kugler_env
 
@@ -106,3 +106,25 @@ def test_bad_input_is_refused_and_changes_nothing() -> None:
         jomfru_env(9)
     with pytest.raises(ValueError, match="flag"):
         kugler_env(4, no_such_flag=True)
+
+
+@pytest.mark.parametrize("make", [jomfru_env, kugler_env], ids=["jomfru", "kugler"])
+def test_render_test(make: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's render_test (it asks for "human" first, then every declared mode):
+    "human" prints the position text and returns None, "ansi" returns it."""
+    render_test(make)
+    printed = capsys.readouterr().out
+    assert "deal" in printed  # the position texts, printed by "human"
+    env = jomfru_env(3, render_mode="human")
+    env.reset(seed=1)
+    assert env.render() is None
+    assert capsys.readouterr().out.strip() == env.game.format_position(env.state_)
+
+
+def test_shared_masks_are_read_only() -> None:
+    """As documented: a mask may be shared between steps, so it is read-only."""
+    env = jomfru_env(4)
+    env.reset(seed=2)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    with pytest.raises(ValueError, match="read-only"):
+        mask[0] = 1

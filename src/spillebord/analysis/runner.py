@@ -10,8 +10,10 @@ A Rich progress bar shows the units done, their rate and the time left.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
+import socket
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -47,6 +49,26 @@ class Report:
     rows: int = 0
     workers: int = 0
     failures: list[str] = field(default_factory=list)
+
+
+def check_address(address: str, timeout: float = 5.0) -> None:
+    """Refuse at once (ValueError) an ``--address`` where no Ray cluster listens: Ray
+    itself retries a dead address for minutes.  ``ray://HOST:PORT`` (Ray Client, needs
+    the ``ray[client]`` extra) and ``HOST:PORT`` (the head's GCS) get a TCP connect within
+    ``timeout`` seconds; ``auto`` is left to Ray (it reads a local cluster's address)."""
+    if address == "auto":
+        return
+    client = address.startswith("ray://")
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not host or not port.isdigit():
+        raise ValueError(f"--address {address!r}: give ray://HOST:PORT, HOST:PORT or auto")
+    if client and importlib.util.find_spec("grpc") is None:  # what Ray Client needs
+        raise ValueError("a ray:// address needs Ray Client: pip install 'ray[client]'")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise ValueError(f"no Ray cluster answers at {address} "
+                         f"({exc.strerror or type(exc).__name__})") from None
 
 
 def chunks_of(keys: Sequence[int], size: int) -> list[list[int]]:

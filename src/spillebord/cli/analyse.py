@@ -62,6 +62,10 @@ def _modules() -> Any:
 
 
 def _check_workers(workers: int | None, address: str | None) -> int:
+    if address:
+        from spillebord.analysis.runner import check_address
+
+        check_address(address)
     if workers is None:
         return min(2, os.cpu_count() or 1)
     if workers < 0:
@@ -235,3 +239,21 @@ def _print_verdicts(path: Path, run: dict[str, Any], numbers: list[int],
         cpu = sum(r["cpu_seconds"] for r in rows if r["verdict"] == verdict)
         table.add_row(verdict, str(k), f"{100 * k / max(1, len(rows)):.1f}%", f"{cpu:.1f}")
     Console().print(table)
+    _print_shipped(run, [r["deal"] for r in rows if r["verdict"] == "unknown"], console)
+
+
+def _print_shipped(run: dict[str, Any], unknown: list[int], console: Console) -> None:
+    """What the shipped table says of the deals the search left unknown (the openings of
+    numbered deals, as the page's live verdict reads it); the file keeps the search's."""
+    from spillebord import games
+    from spillebord.solvers import tables
+
+    on = set(filter(None, run["flags"].split(",")))
+    flags = {name: name in on for name in games.load(run["game"]).check_flags({})}
+    found = [v for v in (tables.verdict(run["game"], d, flags) for d in unknown)
+             if v not in (None, "unknown")]
+    if found:
+        console.print(f"the shipped table decides {len(found)} of the {len(unknown)} "
+                      f"unknown deals' openings: {found.count('winnable')} winnable, "
+                      f"{found.count('unwinnable')} unwinnable (the file keeps the "
+                      "search's verdicts)")

@@ -89,21 +89,37 @@ def solve(game: GameArg, position: PositionOpt = None, deal: DealOpt = None,
           seconds: Annotated[float, typer.Option(help="time limit")] = 10.0,
           as_json: Annotated[bool, typer.Option("--json", help="JSON output")] = False,
           flag: FlagOpt = None) -> None:
-    """First line winnable, unwinnable or unknown; then the winning line."""
+    """First line winnable, unwinnable or unknown; then the winning line.  The opening
+    of a numbered deal that the shipped table decides gets the table's verdict when the
+    search does not decide it in time (as the page's live verdict), and says so."""
+    from dataclasses import replace
+
     from spillebord import solvers
+    from spillebord.solvers import tables
 
     g = games.load(game)
     module = solvers.load(game)
-    state = load_state(g, position, deal, None, parse_flags(g, flag))
+    flags = parse_flags(g, flag)
+    state = load_state(g, position, deal, None, flags)
     if seconds <= 0:
         raise ValueError("--seconds must be positive")
     result = module.solve(state, seconds=seconds)
+    shipped = None if deal is None else tables.verdict(game, deal, flags)
+    source = "solver"
+    if result.verdict == "unknown" and shipped not in (None, "unknown"):
+        assert shipped is not None
+        result, source = replace(result, verdict=shipped), "table"
     if as_json:
-        typer.echo(json.dumps(result.to_json()))
+        typer.echo(json.dumps({**result.to_json(), "source": source}))
         return
     typer.echo(result.verdict)
     for action in result.line:
         typer.echo(action)
+    if source == "table":
+        t = tables.table(game)
+        assert t is not None
+        typer.echo(f"(from the shipped table of deals {t.first}-{t.last}: the opening of "
+                   f"deal {deal}; the search found no line within {seconds:g} s)", err=True)
 
 
 @app.command()

@@ -169,8 +169,11 @@ class State(ABC):
 
     def resample(self, seat: int | None, rng: random.Random) -> State:
         """A state in ``seat``'s information set with the hidden cards drawn afresh from
-        ``rng``.  It may depend only on what ``seat`` has seen and on ``rng``.  Games with
-        no hidden cards return ``self``."""
+        ``rng``.  It may depend only on what ``seat`` has seen and on ``rng``: its deal
+        number too is drawn from ``rng`` (``core.rng.fresh_deal``), since the true one
+        holds the future shuffles (and, with the position, the hidden cards); the
+        conformance suite checks it.  This default (``self``) fits only a game whose
+        deal number does not reach its state."""
         return self
 
     def position(self) -> str:
@@ -196,6 +199,25 @@ class Game(ABC):
     @property
     def is_solitaire(self) -> bool:
         return self.seat_counts == (1,)
+
+    # A game object is a stateless singleton that states point to (``check_own`` tests
+    # identity), so a copied or unpickled state must point to the same object: a deep
+    # copy keeps it, and a registered game pickles as its registry key.
+    def __copy__(self) -> Game:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        from spillebord.core import registry  # registry imports this module's names lazily
+        try:
+            registered = registry.load(self.key) is self
+        except NotationError:  # not registered (a test's game): pickled as an object
+            registered = False
+        if registered:
+            return (registry.load, (self.key,))
+        return super().__reduce_ex__(protocol)
 
     def own(self, state: State, cls: type[S]) -> S:
         """``state`` as this game's state class ``cls``.  The one error for handing a

@@ -22,6 +22,7 @@ install and every Python version.  Changing any step means a new version string.
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
@@ -95,6 +96,14 @@ def deal_rng(
     """The generator for one shuffle of one deal.  ``flags`` are only those that change
     the cards; pass none for the current games."""
     return DealRng(stream_key(game, seats, deal, stream, flags))
+
+
+def fresh_deal(rng: random.Random) -> int:
+    """A deal number drawn from ``rng`` alone: what a ``State.resample`` puts in place of
+    the true one, so a resampled state's later shuffles (kugler's reshuffles, posthus'
+    redeals) are drawn afresh and the true deal number (which holds the future and, with
+    the position, the hidden cards) is not kept."""
+    return rng.getrandbits(31)
 
 
 def shuffled(

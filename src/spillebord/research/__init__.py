@@ -3,6 +3,8 @@ speak (docs/research.md).  Needs the optional extra ``pip install -e '.[research
 
 - ``spillebord.research.table``: PettingZoo AEC environments for Gammel Jomfru and
   Kugler og Jokere (``jomfru_env``, ``kugler_env``);
+- ``spillebord.research.agents``: Spillebord's bots and levels as ``pyspiel.Bot``s and env
+  policies;
 - ``spillebord.research.solitaire``: Gymnasium environments for the two solitaires,
   registered on import as ``spillebord/Posthus-v0`` and ``spillebord/Studenter-v0``.
 

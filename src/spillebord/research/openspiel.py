@@ -115,6 +115,11 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
                          params: dict[str, Any] | None = None) -> ViewObserver:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            # information_state_string/tensor: the view is not perfect recall, and the
+            # GameType says so; answering with it would mislead CFR, NFSP and the like
+            raise NotImplementedError(
+                "no information state (perfect recall) is provided; use the observation")
         return ViewObserver(self.codec)
 
 

@@ -156,7 +156,9 @@ class SolitaireEnv(gymnasium.Env[np.ndarray, np.int64]):
         assert self.state_ is not None
         mask = np.zeros(self.codec.n_actions, dtype=np.int8)
         mask[list(self._legal)] = 1
-        info: dict[str, Any] = {"action_mask": mask, "deal": self.state_.deal}
+        info: dict[str, Any] = {"action_mask": mask}
+        if self.state_.is_over:  # before, the deal number would rebuild hidden cards
+            info["deal"] = self.state_.deal
         if illegal:
             info["illegal_action"] = True
         return info

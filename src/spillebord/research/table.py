@@ -41,7 +41,7 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     """One game of a table game at a fixed seat count and flags."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's)
-        "render_modes": ["ansi"], "is_parallelizable": False}
+        "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, game: str, codec: Codec, seats: int,
                  render_mode: str | None = None, **flags: bool) -> None:
@@ -49,8 +49,8 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.game = load(game)
         self.seats = self.game.check_seats(seats)
         self.flags = self.game.check_flags(flags)
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode is None, 'ansi' or 'human', not {render_mode!r}")
         self.render_mode = render_mode
         self.codec = codec
         self.metadata = {**self.metadata, "name": f"spillebord_{game}_{seats}"}
@@ -178,7 +178,11 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode is None or self.state_ is None:
             return None
-        return self.game.format_position(self.state_)
+        text = self.game.format_position(self.state_)
+        if self.render_mode == "human":  # PettingZoo's convention: shown, not returned
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass

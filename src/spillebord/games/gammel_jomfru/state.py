@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from spillebord.core.protocol import JSON, Outcome, State
+from spillebord.core.rng import fresh_deal
 from spillebord.games.gammel_jomfru.actions import CENTRE_INDEX, PLAYER_INDEX, legal_actions
 from spillebord.games.gammel_jomfru.rules import next_holder, ranking
 from spillebord.games.gammel_jomfru.view import build_view
@@ -198,5 +199,7 @@ class JomfruState(State):
             k = len(down[s])
             down[s] = tuple(pool[i:i + k])
             i += k
-        return self._next(self.turn, tuple(down), self.up, self.centre, self.turned,
-                          self.out, self.turns, self.recycled)
+        new = self._next(self.turn, tuple(down), self.up, self.centre, self.turned,
+                         self.out, self.turns, self.recycled)
+        new.deal = fresh_deal(rng)  # the true deal number would rebuild the hidden piles
+        return new

@@ -23,7 +23,7 @@ import numpy as np
 from spillebord.core.cards import kugler_deck
 from spillebord.core.errors import IllegalActionError
 from spillebord.core.protocol import JSON, Outcome, State
-from spillebord.core.rng import shuffled
+from spillebord.core.rng import fresh_deal, shuffled
 from spillebord.games.kugler import kernel
 from spillebord.games.kugler.board import HOME_SIZE, Geometry, geometry
 from spillebord.games.kugler.moves import Board, Move, aliases, fields_of, legal_moves
@@ -259,7 +259,8 @@ class KuglerState(State):
             size = len(self.hands[s])
             hands.append(tuple(sorted(pool[at : at + size])))
             at += size
-        return KuglerState(self.game, self.seats, self.deal, self.flags, self._arr,
+        # a fresh deal number: the reshuffles to come are drawn afresh, as at the table
+        return KuglerState(self.game, self.seats, fresh_deal(rng), self.flags, self._arr,
                            tuple(hands), tuple(pool[at:]), self.discard, self.turn,
                            self.turns, self.reshuffles, self.last, self._finished)
 

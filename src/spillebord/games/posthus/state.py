@@ -15,11 +15,12 @@ Actions are plain strings: ``"8H c2"``, ``"redeal"``, ``"resign"``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from spillebord.core.protocol import JSON, Outcome, State
-from spillebord.core.rng import shuffled
+from spillebord.core.rng import fresh_deal, shuffled
 from spillebord.games.posthus import grid as g
 
 if TYPE_CHECKING:
@@ -133,6 +134,14 @@ class PosthusState(State):
         new = PosthusState.__new__(PosthusState)
         new.__dict__.update(game=self.game, grid=grid, round=round_,
                             deal=self.deal, flags=self.flags, resigned=resigned, seats=1)
+        return new
+
+    def resample(self, seat: int | None, rng: random.Random) -> PosthusState:
+        """Every card lies face up, but the redeals to come are shuffled from the deal
+        number, which the player does not know: the same position with a deal number
+        drawn from ``rng``, so the redeals are drawn afresh."""
+        new = self._with(self.grid, self.round, self.resigned)
+        new.deal = fresh_deal(rng)
         return new
 
     def gaps(self) -> list[int]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from spillebord.core.protocol import JSON, Outcome, State
+from spillebord.core.rng import fresh_deal
 from spillebord.games.studenter.rules import (
     FOUNDATION_NAMES,
     HELPER_NAMES,
@@ -198,7 +199,8 @@ class StudenterState(State):
         the result depends only on what the player sees and on ``rng``).  Later passes:
         the stock is the old waste, seen in order, so nothing is hidden."""
         if self.pass_no != 1 or len(self.stock) < 2 or self.to_move is None:
-            return self
+            return replace(self, deal=fresh_deal(rng))
         cards = sorted(self.stock)
         rng.shuffle(cards)
-        return replace(self, stock=tuple(cards))
+        # the true deal number would rebuild the stock's order
+        return replace(self, stock=tuple(cards), deal=fresh_deal(rng))
