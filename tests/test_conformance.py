@@ -131,3 +131,18 @@ def test_the_manifest_keeps_its_promises(manifest: Manifest) -> None:
     levels, solver, describe, click, renderer, rules pages, own refusals, glossary terms,
     research codec) is there, and what it leaves out is not."""
     manifest_checks.check_manifest(manifest)
+
+
+@pytest.mark.parametrize("game", BY_GAME)
+def test_action_text_is_normalised_once_for_every_game(game: Game) -> None:
+    """``Game.parse_action`` reads ``"  8H   c2 "`` as ``"8H c2"`` before the game's own
+    ``read_action`` sees it, and refuses anything but text with ``core.not_text``."""
+    state = game.new(deal=2)
+    for action in state.legal_actions():
+        spaced = "  " + str(action).replace(" ", "   ") + " \t"
+        assert game.parse_action(state, spaced) == action
+        assert state.apply(spaced).position() == state.apply(action).position()
+    for bad in (5, None, b"x", ["x"]):
+        with pytest.raises(IllegalActionError) as info:
+            game.parse_action(state, bad)  # type: ignore[arg-type]
+        assert info.value.key == "core.not_text"
