@@ -175,3 +175,24 @@ def test_the_protocols_outcome_table_gives_each_games_reasons() -> None:
 def test_a_manifest_says_what_the_api_shows() -> None:
     m = Manifest("x", "m:GAME", reasons=("won",), renderer="x")
     assert m.to_json() == {"renderer": "x", "reasons": ["won"]}
+
+
+def test_the_guide_names_only_tests_and_files_that_exist() -> None:
+    """docs/adding-a-game.md backs its statements with tests named in brackets: each
+    named test or check is defined, each caught variant is a case of
+    tests/test_conformance_catches.py, and each path it names exists."""
+    guide = (ROOT / "docs" / "adding-a-game.md").read_text(encoding="utf-8")
+    sources = "\n".join(p.read_text(encoding="utf-8") for base in (ROOT / "tests", SRC)
+                         for p in base.rglob("*.py"))
+    named = set(re.findall(r"`((?:test|check)_\w+)`", guide))
+    assert len(named) >= 15
+    assert sorted(n for n in named if f"def {n}(" not in sources) == []
+    catches = (ROOT / "tests" / "test_conformance_catches.py").read_text(encoding="utf-8")
+    caught = {c for group in re.findall(r"caught: ([^\]]+)\]", guide)
+              for c in re.findall(r"`([a-z][a-z_-]*)`", group)}
+    assert len(caught) >= 8
+    assert sorted(c for c in caught if f'id="{c}"' not in catches
+                  and f"def {c}(" not in sources) == []
+    paths = set(re.findall(r"\b((?:tests|docs|src)/[\w/.-]+\.(?:py|md|js|json|ts))\b", guide))
+    assert len(paths) >= 10
+    assert sorted(p for p in paths if "<" not in p and not (ROOT / p).is_file()) == []
