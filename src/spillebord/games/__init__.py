@@ -1,6 +1,6 @@
 """The games layer: one package per game, each declared here by its manifest
 (``spillebord.core.manifest``: what the game provides, and whether it is ready for
-players) in the order of the rule book.
+players) in the order the start page lists them.
 
 ``games.load(key)`` gives the game object; ``games.keys()`` every registered key;
 ``games.ready_keys()`` the games offered to players; ``games.manifest(key)`` the
