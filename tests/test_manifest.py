@@ -196,3 +196,14 @@ def test_the_guide_names_only_tests_and_files_that_exist() -> None:
     paths = set(re.findall(r"\b((?:tests|docs|src)/[\w/.-]+\.(?:py|md|js|json|ts))\b", guide))
     assert len(paths) >= 10
     assert sorted(p for p in paths if "<" not in p and not (ROOT / p).is_file()) == []
+
+
+def test_every_catalogue_reason_is_some_games_reason() -> None:
+    """The reverse of the manifest check: no ``reason.<word>`` in the catalogues that no
+    game (nor the reference game) can end with."""
+    from tests.reasons import catalogue
+
+    declared = {r for m in (*games.manifests(), MANIFEST) for r in m.reasons}
+    for lang in ("da", "en"):
+        words = {k.removeprefix("reason.") for k in catalogue(lang) if k.startswith("reason.")}
+        assert sorted(words - declared) == [], lang
