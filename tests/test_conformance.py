@@ -7,7 +7,8 @@ its declared length, sorted unique legal actions, notation and record round-trip
 ``apply`` never mutates, views are JSON and leak nothing (resampling the hidden cards
 never changes a seat's view, and an imperfect-information game's resample really
 redraws them), outcomes are consistent, and a parsed position continues exactly like
-the original.
+the original.  Each game's manifest keeps its every promise (tests/manifest_checks.py):
+a game green here can be registered.
 """
 
 from __future__ import annotations
@@ -15,15 +16,18 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests import conformance
+from tests import conformance, manifest_checks
 from tests.reference_game import GAME as REFERENCE
+from tests.reference_game import MANIFEST as REFERENCE_MANIFEST
 
 from spillebord import games
 from spillebord.core.errors import IllegalActionError, NotationError
+from spillebord.core.manifest import Manifest
 from spillebord.core.protocol import Chance, Game, GameType
 from spillebord.core.record import GameRecord
 
 GAMES: list[Game] = [*games.all_games(), REFERENCE]
+MANIFESTS = [pytest.param(m, id=m.key) for m in (*games.manifests(), REFERENCE_MANIFEST)]
 PARAMS = [pytest.param(g, n, id=f"{g.key}-{n}") for g in GAMES for n in g.seat_counts]
 BY_GAME = [pytest.param(g, id=g.key) for g in GAMES]
 DEALS = (1, 2, 3, 17, 1000)
@@ -131,3 +135,26 @@ def test_unknown_flags_and_seats_are_refused(game: Game) -> None:
 def test_every_game_is_named_in_danish_and_english(game: Game) -> None:
     assert game.name_da and game.name_en and game.blurb_da and game.blurb_en
     json.dumps(game.info())
+
+
+@pytest.mark.parametrize("manifest", MANIFESTS)
+def test_the_manifest_keeps_its_promises(manifest: Manifest) -> None:
+    """What the manifest declares (outcome reasons worded in both catalogues, bots and
+    levels, solver, describe, click, renderer, rules pages, own refusals, glossary terms,
+    research codec) is there, and what it leaves out is not."""
+    manifest_checks.check_manifest(manifest)
+
+
+@pytest.mark.parametrize("game", BY_GAME)
+def test_action_text_is_normalised_once_for_every_game(game: Game) -> None:
+    """``Game.parse_action`` reads ``"  8H   c2 "`` as ``"8H c2"`` before the game's own
+    ``read_action`` sees it, and refuses anything but text with ``core.not_text``."""
+    state = game.new(deal=2)
+    for action in state.legal_actions():
+        spaced = "  " + str(action).replace(" ", "   ") + " \t"
+        assert game.parse_action(state, spaced) == action
+        assert state.apply(spaced).position() == state.apply(action).position()
+    for bad in (5, None, b"x", ["x"]):
+        with pytest.raises(IllegalActionError) as info:
+            game.parse_action(state, bad)  # type: ignore[arg-type]
+        assert info.value.key == "core.not_text"

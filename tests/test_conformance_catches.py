@@ -1,18 +1,22 @@
 """The conformance checks catch broken games: each deliberately broken variant of the
 reference game (tests/reference_game) breaks one promise, and the check for that promise
-fails for it — while the unbroken reference game passes the same check."""
+fails for it — while the unbroken reference game passes the same check; and each
+manifest that promises what the reference game does not keep fails the manifest check."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Callable
 
 import pytest
-from tests import conformance
+from tests import conformance, manifest_checks
+from tests.reference_game import GAME, MANIFEST
 from tests.reference_game.game import HighCard
 from tests.reference_game.state import HighCardState
 
+from spillebord.core.manifest import Manifest
 from spillebord.core.protocol import JSON, Outcome, State
 
 SEATS = 3
@@ -103,3 +107,48 @@ def test_the_reference_game_passes() -> None:
 def test_a_broken_game_fails_conformance(game: HighCard, message: str) -> None:
     with pytest.raises(AssertionError, match=message):
         run_all(game)
+
+
+def promising(**changes: object) -> Manifest:
+    """The reference game's manifest with ``changes``: each promises something the game
+    does not keep (or hides something it does)."""
+    return dataclasses.replace(MANIFEST, **changes)  # type: ignore[arg-type]
+
+
+def test_the_reference_manifest_passes() -> None:
+    manifest_checks.check_manifest(MANIFEST)
+
+
+@pytest.mark.parametrize(("manifest", "message"), [
+    pytest.param(promising(reasons=("tricks",)), "'tie' is not declared",
+                 id="an-undeclared-reason"),
+    pytest.param(promising(reasons=("tricks", "tie", "sweep")), "lacks reason.sweep",
+                 id="a-reason-without-words"),
+    pytest.param(promising(describe=True), "promises describe", id="describe-missing"),
+    pytest.param(promising(click=True), "promised but not implemented", id="click-missing"),
+    pytest.param(promising(bots="tests.reference_game"), "registers no bot",
+                 id="bots-missing"),
+    pytest.param(promising(solver="tests.reference_game"), "the solver has no solve",
+                 id="solver-missing"),
+    pytest.param(promising(renderer="hojt_kort"), "hojt_kort.js does not exist",
+                 id="renderer-missing"),
+    pytest.param(promising(rules_page=True), "hojt_kort.md is missing",
+                 id="rules-page-missing"),
+    pytest.param(promising(refusals=True), "no refusal of the game's own key",
+                 id="refusals-missing"),
+    pytest.param(promising(glossary="hk"), "no term for hk", id="glossary-missing"),
+])
+def test_a_broken_manifest_fails_conformance(manifest: Manifest, message: str) -> None:
+    with pytest.raises(AssertionError, match=message):
+        manifest_checks.check_manifest(manifest, GAME)
+
+
+def test_a_game_that_hides_its_describe_fails() -> None:
+    """A game whose describe gives facts its manifest does not declare."""
+
+    class Describing(HighCard):
+        def describe(self, state: State, action: str, after: State | None = None) -> JSON:
+            return {"card": action}
+
+    with pytest.raises(AssertionError, match="describe gives move facts, undeclared"):
+        manifest_checks.check_manifest(MANIFEST, Describing())

@@ -11,15 +11,14 @@ from typing import Any
 
 import pytest
 
+from spillebord import games
+
+from .games import with_bots
 from .helpers import ROOT, api, need_game, shot, wait_ready
 
 pytestmark = pytest.mark.browser
 STATIC = ROOT / "src" / "spillebord" / "web" / "static"
-SEATS: dict[str, list[Any]] = {
-    "studenter": ["me"], "posthus": ["me"],
-    "gammel_jomfru": ["me", {"bot": "random", "level": None}, {"bot": "random", "level": None}],
-    "kugler": ["me"] + [{"bot": "random", "level": None}] * 3,
-}
+SEATS = {k: with_bots(k, 3, {"bot": "random", "level": None}) for k in games.ready_keys()}
 
 
 @pytest.mark.parametrize("game", list(SEATS))

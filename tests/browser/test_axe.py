@@ -12,16 +12,16 @@ from typing import Any
 import axe_playwright_python
 import pytest
 
+from spillebord import games
+
+from .games import with_bots
 from .helpers import api, need_game, state, version, wait_after, wait_my_turn, wait_ready
 from .test_extras import DEAL, WIN, new_player
 
 pytestmark = pytest.mark.browser
 AXE = Path(axe_playwright_python.__file__).resolve().parent / "axe.min.js"
 BOTS = {"bot": "random", "level": None}
-TABLES: dict[str, list[Any]] = {
-    "studenter": ["me"], "posthus": ["me"],
-    "gammel_jomfru": ["me", BOTS, BOTS], "kugler": ["me", BOTS, BOTS, BOTS],
-}
+TABLES: dict[str, list[Any]] = {k: with_bots(k, 3, BOTS) for k in games.ready_keys()}
 # Deal 1 gives kugler's seat 0 a usable ace and king beside unusable 7S, 8S and TD: the
 # greyed cards, a red one among them, are checked on every run (a random deal hid them).
 DEALS = {"kugler": 1}

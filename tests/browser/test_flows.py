@@ -14,14 +14,15 @@ from typing import Any
 import pytest
 from tests.server.live import Client, play_randomly
 
-from spillebord import bots
+from spillebord import bots, games
 
+from .games import leveled_tables, with_bots
 from .helpers import api, need_game, open_room, shot, state, wait_ready
 
 pytestmark = pytest.mark.browser
 
 BOT_KEYS = re.compile(r"\b(random|heuristic|search|greedy|ismcts)\b|Gammel/|level:|bot:")
-TABLE_SEATS = {"gammel_jomfru": 2, "kugler": 4}
+TABLE_SEATS = leveled_tables()
 
 
 @pytest.mark.parametrize("game", list(TABLE_SEATS))
@@ -101,11 +102,7 @@ def board_shown(page: Any, over: bool) -> None:
         page.wait_for_selector("#outcome:not([hidden]) h2", timeout=20000)
 
 
-REOPEN_SEATS = {
-    "studenter": ["me"], "posthus": ["me"],
-    "gammel_jomfru": ["me", {"bot": "random"}],
-    "kugler": ["me", *[{"bot": "random"}] * 3],
-}
+REOPEN_SEATS = {k: with_bots(k, 1, {"bot": "random"}) for k in games.ready_keys()}
 
 
 @pytest.mark.parametrize("game", list(REOPEN_SEATS))

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from spillebord import games
+
 from .helpers import ROOT, api, need_game, shot, state, version, wait_after, wait_ready
 from .test_extras import DEAL, WIN
 
@@ -104,7 +106,7 @@ def play_to_end(page: Any, game: str) -> None:
 
 
 @pytest.mark.parametrize(("lang", "width", "height"), RUNS, ids=["da-1366", "en-390"])
-@pytest.mark.parametrize("game", ["studenter", "posthus", "gammel_jomfru", "kugler"])
+@pytest.mark.parametrize("game", games.ready_keys())
 def test_newcomer_hour(contexts: Any, server: str, game: str, lang: str, width: int,
                        height: int) -> None:
     need_game(game)

@@ -1,5 +1,5 @@
 """Bots declare their options and the registry refuses anything else; levels 1–3 of the
-table games name registered bots with options that fit them."""
+games whose manifest declares levels name registered bots with options that fit them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from spillebord import bots, games
 from spillebord.core.errors import NotationError
 
-TABLES = [k for k in list(games.keys()) if not games.load(k).is_solitaire]
+LEVELED = [m.key for m in games.manifests() if m.levels]
 
 
 @pytest.mark.parametrize("key", games.keys())
@@ -20,8 +20,8 @@ def test_random_bot_takes_no_options(key: str) -> None:
         bots.load(key, "random", zzz=1)
 
 
-@pytest.mark.parametrize("key", TABLES)
-def test_table_games_have_three_levels(key: str) -> None:
+@pytest.mark.parametrize("key", LEVELED)
+def test_games_with_levels_have_three(key: str) -> None:
     table = bots.levels(key)
     assert sorted(table) == [1, 2, 3]
     assert bots.default_level(key) in table

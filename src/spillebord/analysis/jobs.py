@@ -26,12 +26,13 @@ from spillebord.analysis.schema import flags_text
 from spillebord.core.errors import NotationError
 
 CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.thread_time, "wall": time.perf_counter}
-# Where each solver reads the clock of its time limit (a module attribute ``CLOCK``).
-CLOCK_HOLDERS = {
-    "posthus": "spillebord.solvers.posthus.engine",
-    "studenter": "spillebord.solvers.studenter.search",
-}
 MAX_ACTIONS = 100_000
+
+
+def clock_holder(game: str) -> str | None:
+    """The module whose ``CLOCK`` the game's solver reads for its time limit (the
+    manifest's ``solver_clock``)."""
+    return games.manifest(game).solver_clock
 
 
 def checked_flags(game: str, flags: dict[str, bool]) -> tuple[tuple[str, bool], ...]:
@@ -52,7 +53,7 @@ class SolveJob:
     def make(cls, game: str, flags: dict[str, bool], seconds: float, clock: str = "cpu",
              node_limit: int = 0) -> SolveJob:
         full = checked_flags(game, flags)
-        if game not in CLOCK_HOLDERS:
+        if clock_holder(game) is None:
             solvers.load(game)  # NotationError: there is no solver for it
             raise NotationError(f"analyse solve does not know {game}'s solver clock")
         if not seconds > 0 or seconds == float("inf"):
@@ -72,7 +73,7 @@ class SolveJob:
 @contextmanager
 def solver_clock(game: str, clock: str) -> Iterator[None]:
     """The solver of ``game`` measures its time limit on ``clock`` inside the block."""
-    holder = importlib.import_module(CLOCK_HOLDERS[game])
+    holder = importlib.import_module(str(clock_holder(game)))
     before = getattr(holder, "CLOCK")  # noqa: B009 (a module attribute mypy cannot see)
     setattr(holder, "CLOCK", CLOCKS[clock])  # noqa: B010
     try:

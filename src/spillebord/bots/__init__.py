@@ -198,6 +198,9 @@ _BOTS: dict[str, dict[str, _Entry]] = {
 _LEVELS: dict[str, tuple[dict[int, Level], int]] = {}
 
 
+_IMPORTED: set[str] = set()
+
+
 def register(game_key: str, name: str, target: str,
              options: Mapping[str, Opt] | None = None) -> None:
     """Register bot ``name`` for ``game_key``: its factory at ``target`` and the keyword
@@ -238,11 +241,15 @@ def schema(game_key: str, name: str) -> dict[str, Opt]:
 
 
 def _import_game_bots(game_key: str) -> None:
-    try:
-        importlib.import_module(f"spillebord.bots.{game_key}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"spillebord.bots.{game_key}":
-            raise
+    """Import the bots module the game's manifest names (none: only ``random``)."""
+    from spillebord import games
+
+    if game_key in _IMPORTED or not games.is_registered(game_key):
+        return
+    module = games.manifest(game_key).bots
+    if module is not None:
+        importlib.import_module(module)
+    _IMPORTED.add(game_key)
 
 
 def _entry(game_key: str, name: str) -> _Entry:

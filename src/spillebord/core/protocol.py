@@ -273,9 +273,15 @@ class Game(ABC):
         """The initial state of a deal."""
 
     def parse_action(self, state: State, text: str) -> Action:
-        """The legal action whose text is ``text``; games override to give sharper reasons."""
+        """The legal action written ``text``: the text is normalised once here
+        (``action_text``), then ``read_action`` finds the action.  Games override
+        ``read_action``, not this."""
         self.check_own(state)
-        wanted = " ".join(text.split())
+        return self.read_action(state, action_text(text))
+
+    def read_action(self, state: State, wanted: str) -> Action:
+        """The legal action whose text is ``wanted`` (already normalised: single spaces,
+        no spaces at the ends); games override to say *why* an action is refused."""
         for action in state.legal_actions():
             if str(action) == wanted:
                 return action
@@ -320,6 +326,15 @@ class Game(ABC):
                 for f in self.flag_specs
             ],
         }
+
+
+def action_text(text: object) -> str:
+    """An action text as the games read it: words separated by single spaces, none at
+    the ends (``"  8H   c2 "`` → ``"8H c2"``).  Anything but a string is refused."""
+    if not isinstance(text, str):
+        raise IllegalActionError(f"{str(text)[:40]!r} is not an action text",
+                                 key="core.not_text", params={"text": repr(text)[:40]})
+    return " ".join(text.split())
 
 
 def replay(state: State, actions: Sequence[str]) -> State:

@@ -1,8 +1,8 @@
 """OpenSpiel registration of the four games as Python games (docs/research.md).
 
-``import spillebord.research.openspiel`` registers ``python_spillebord_gammel_jomfru``,
-``python_spillebord_kugler``, ``python_spillebord_posthus`` and
-``python_spillebord_studenter`` with ``pyspiel.register_game``; then
+``import spillebord.research.openspiel`` registers ``python_spillebord_<key>`` for every
+registered game whose manifest names a research codec (the four games) with
+``pyspiel.register_game``; then
 ``pyspiel.load_game("python_spillebord_kugler", {"players": 6, "strict_discard": True})``
 (flags as boolean parameters).
 
@@ -34,22 +34,26 @@ import pyspiel
 import spillebord.games  # noqa: F401  (registers the games)
 from spillebord.core.protocol import Action, Information, State
 from spillebord.core.protocol import Game as SpillebordGame
-from spillebord.core.registry import load
+from spillebord.core.registry import load, manifest, manifests, target
 from spillebord.research.codec import Codec, reward
-from spillebord.research.jomfru import JomfruCodec
-from spillebord.research.kugler import KuglerCodec
-from spillebord.research.solitaire import PosthusCodec, StudenterCodec
 
 DEALS = 1_000
 SOLITAIRE_CAP = 2_000
 PREFIX = "python_spillebord_"
 
-CODECS: dict[str, Callable[[int], Codec]] = {
-    "gammel_jomfru": JomfruCodec,
-    "kugler": KuglerCodec,
-    "posthus": lambda _seats: PosthusCodec(),
-    "studenter": lambda _seats: StudenterCodec(),
-}
+def codec_for(key: str, seats: int) -> Codec:
+    """The game's research codec (its manifest's ``codec``: called with the seat count
+    for a table game, with nothing for a solitaire)."""
+    path = manifest(key).codec
+    if path is None:
+        raise ValueError(f"{key} has no research codec")
+    factory: Callable[..., Codec] = target(path)  # type: ignore[assignment]
+    return factory() if load(key).is_solitaire else factory(seats)
+
+
+def codec_keys() -> list[str]:
+    """The registered games with a research codec, in the registry's order."""
+    return [m.key for m in manifests() if m.codec is not None]
 
 
 def game_type(key: str) -> Any:
@@ -88,7 +92,7 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError("deals is a positive number of deal numbers")
         flags = game.check_flags({f.name: bool(params[f.name])
                                   for f in game.flag_specs if f.name in params})
-        codec = CODECS[key](seats)
+        codec = codec_for(key, seats)
         bound = game.game_type.max_length
         info = pyspiel.GameInfo(
             num_distinct_actions=codec.n_actions,
@@ -246,37 +250,20 @@ class ViewObserver:
         return json.dumps(state.inner.view(player), sort_keys=True)
 
 
-class JomfruGame(SpielGame):
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__("gammel_jomfru", params)
+def game_class(key: str) -> type[SpielGame]:
+    """The ``pyspiel.Game`` class of one game (pyspiel builds it with the params only)."""
 
+    def __init__(self: SpielGame, params: dict[str, Any] | None = None) -> None:
+        SpielGame.__init__(self, key, params)
 
-class KuglerGame(SpielGame):
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__("kugler", params)
-
-
-class PosthusGame(SpielGame):
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__("posthus", params)
-
-
-class StudenterGame(SpielGame):
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        super().__init__("studenter", params)
-
-
-GAME_CLASSES: dict[str, type[SpielGame]] = {
-    "gammel_jomfru": JomfruGame, "kugler": KuglerGame,
-    "posthus": PosthusGame, "studenter": StudenterGame,
-}
+    return type(f"SpielGame_{key}", (SpielGame,), {"__init__": __init__})
 
 
 def _register() -> None:
     registered = set(pyspiel.registered_names())
-    for key in CODECS:
+    for key in codec_keys():
         if PREFIX + key not in registered:
-            pyspiel.register_game(game_type(key), GAME_CLASSES[key])
+            pyspiel.register_game(game_type(key), game_class(key))
 
 
 _register()

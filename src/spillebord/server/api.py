@@ -35,14 +35,16 @@ def hub_of(request: Request) -> Hub:
 
 @router.get("/games")
 def list_games() -> list[dict[str, Any]]:
-    """Every registered game with its flags, bot names (with each bot's declared options,
-    the game's levels and default level) and whether a solver exists."""
+    """Every game offered to players (its manifest says ``ready``) with its flags, bot
+    names (with each bot's declared options, the game's levels and default level),
+    whether a solver exists, the page's renderer and the outcome reasons."""
     return [
-        {**g.info(), "bots": list(compute.bot_names(g.key)), **compute.bot_catalogue(g.key),
+        {**g.info(), **games.manifest(g.key).to_json(), "bots": list(compute.bot_names(g.key)),
+         **compute.bot_catalogue(g.key),
          "solver": compute.solver_offers(g.key, "solve", "hint"),
          "winnable": compute.solver_offers(g.key, "pick_winnable_deal"),
          "difficulty": compute.rated_flags(g.key)}
-        for g in games.all_games()
+        for g in map(games.load, games.ready_keys())
     ]
 
 
@@ -149,7 +151,7 @@ async def best(request: Request, player_id: str, game: str,
     """The player's results on one solitaire deal (same variant flags, given as a JSON
     object): games finished, wins and the best result with its time and moves."""
     check_player(player_id)
-    if game not in set(games.keys()) or not games.load(game).is_solitaire:
+    if game not in set(games.ready_keys()) or not games.load(game).is_solitaire:
         raise Refusal("unknown_game", f"{game!r} is not a solitaire here", 400)
     try:
         chosen = json.loads(flags)

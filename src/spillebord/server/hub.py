@@ -254,7 +254,11 @@ class Hub:
                 "commitment": fair["commitment"] if fair else None}
 
     def game_or_refuse(self, key: str) -> games.Game:
+        """The game players may open (its manifest says ``ready``), else a refusal."""
         try:
-            return games.load(key)
+            game = games.load(key)
         except ValueError as exc:
             raise Refusal("unknown_game", str(exc)) from None
+        if not games.manifest(key).ready:
+            raise Refusal("unknown_game", f"{key!r} is not offered to players yet")
+        return game

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from spillebord import games
-from spillebord.core.protocol import Action, Game, State, replay
+from spillebord.core.protocol import Action, Game, State, action_text, replay
 from spillebord.core.record import GameRecord
 from spillebord.server import fairness, wire
 from spillebord.server.clock import Clock, Tally
@@ -279,7 +279,7 @@ class Session:
             if self.state.to_move != seat:
                 raise Refusal("not_your_turn", f"it is seat {self.state.to_move}'s turn")
             _texts, by_text = self.legal()
-            action = by_text.get(" ".join(text.split()))
+            action = by_text.get(action_text(text))
             if action is None:
                 try:
                     action = self.game.parse_action(self.state, text)

@@ -3,7 +3,8 @@
 Each solver module ``spillebord.solvers.<game>`` offers
 ``solve(state, seconds) -> SolveResult`` and ``hint(state, seconds) -> str | None``,
 and may offer ``warm_up()`` (load what its first call would otherwise wait for).
-``solvers.load(key)`` gives that module (NotationError when a game has none).
+``solvers.load(key)`` gives the module the game's manifest names (NotationError when a
+game has none).
 """
 
 from __future__ import annotations
@@ -37,17 +38,17 @@ class SolveResult:
 
 
 def has_solver(key: str) -> bool:
-    try:
-        load(key)
-    except NotationError:
-        return False
-    return True
+    """Whether the game's manifest names a solver."""
+    from spillebord import games
+
+    return games.is_registered(key) and games.manifest(key).solver is not None
 
 
 def load(key: str) -> ModuleType:
-    try:
-        return importlib.import_module(f"spillebord.solvers.{key}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"spillebord.solvers.{key}":
-            raise NotationError(f"there is no solver for {key}") from exc
-        raise
+    """The solver module the game's manifest names (NotationError when it has none)."""
+    from spillebord import games
+
+    module = games.manifest(key).solver
+    if module is None:
+        raise NotationError(f"there is no solver for {key}")
+    return importlib.import_module(module)

@@ -63,15 +63,9 @@ class GammelJomfru(Game):
         return describe(self.own(state, JomfruState), action,
                         None if after is None else self.own(after, JomfruState))
 
-    def parse_action(self, state: State, text: str) -> str:
+    def read_action(self, state: State, wanted: str) -> str:
         state = self.own(state, JomfruState)
-        if not isinstance(text, str):
-            raise NotationError(f"an action is text, not {type(text).__name__}")
-        legal = state.cached_legal()
-        if text in legal:
-            return text
-        wanted = text.strip()
-        if wanted in legal:
+        if wanted in state.cached_legal():
             return wanted
         raise refusal(state, wanted)
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spillebord.core.protocol import JSON
+from spillebord.core.protocol import JSON, action_text
 from spillebord.games.kugler import kernel
 from spillebord.games.kugler.board import EMPTY, START, Geometry
 from spillebord.games.kugler.moves import fields_of
@@ -58,7 +58,7 @@ def _positions(board: list[int], n: int) -> dict[int, list[int]]:
 
 def describe(state: KuglerState, text: str) -> JSON | None:
     """The facts of the legal action ``text`` in ``state`` (None if it is not legal)."""
-    move = state.lookup(" ".join(text.split()))
+    move = state.lookup(action_text(text))
     seat = state.to_move
     if move is None or seat is None:
         return None

@@ -69,11 +69,10 @@ class KuglerGame(Game):
         return KuglerState(self, n, deal, checked, board, hands, tuple(cards[5 * n :]), (),
                            0)
 
-    def parse_action(self, state: State, text: str) -> Move:
+    def read_action(self, state: State, wanted: str) -> Move:
         state = self.own(state, KuglerState)
         if state.to_move is None:
             raise IllegalActionError("the game is over", key="core.game_over")
-        wanted = " ".join(text.split())
         move = state.lookup(wanted)
         if move is None:
             raise explain(state, wanted)

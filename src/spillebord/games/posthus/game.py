@@ -52,8 +52,8 @@ class PosthusGame(Game):
         grid = tuple(shuffled(places, "posthus", 1, deal, "deal"))
         return PosthusState(self, grid, 1, deal, checked)
 
-    def parse_action(self, state: State, text: str) -> str:
-        return notation.parse_action(self.own(state, PosthusState), text)
+    def read_action(self, state: State, wanted: str) -> str:
+        return notation.parse_action(self.own(state, PosthusState), wanted)
 
     def parse_position(self, text: str, **flags: bool) -> PosthusState:
         return notation.parse_position(self, text, self.check_flags(flags))

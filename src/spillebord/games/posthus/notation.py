@@ -113,13 +113,10 @@ def parse_position(game: PosthusGame, text: str, flags: dict[str, bool]) -> Post
     return PosthusState(game, grid, round_, deal, flags, resigned)
 
 
-def parse_action(state: PosthusState, text: str) -> str:
-    """The legal action written ``text``; IllegalActionError with the reason otherwise."""
-    if not isinstance(text, str):
-        raise IllegalActionError(f"{text!r} is not an action text",
-                                 key="posthus.not_text", params={"text": repr(text)})
-    words = text.split()
-    wanted = " ".join(words)
+def parse_action(state: PosthusState, wanted: str) -> str:
+    """The legal action written ``wanted`` (normalised by ``Game.parse_action``);
+    IllegalActionError with the reason otherwise."""
+    words = wanted.split()
     if state.outcome is not None:
         raise IllegalActionError("the game is over", key="core.game_over")
     if wanted == RESIGN:

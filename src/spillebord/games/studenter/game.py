@@ -50,8 +50,8 @@ class StudenterGame(Game):
             flags=checked,
         )
 
-    def parse_action(self, state: State, text: str) -> str:
-        return notation.parse_action(self.own(state, StudenterState), text)
+    def read_action(self, state: State, wanted: str) -> str:
+        return notation.parse_action(self.own(state, StudenterState), wanted)
 
     def parse_position(self, text: str, **flags: bool) -> StudenterState:
         return notation.parse_position(text, **flags)

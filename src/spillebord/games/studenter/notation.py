@@ -210,8 +210,8 @@ def explain_illegal(state: StudenterState, text: str) -> IllegalActionError:
               key="core.not_legal", action=text)
 
 
-def parse_action(state: StudenterState, text: str) -> str:
-    wanted = " ".join(str(text).split())
+def parse_action(state: StudenterState, wanted: str) -> str:
+    """The legal action written ``wanted`` (normalised by ``Game.parse_action``)."""
     if state.to_move is None:
         raise IllegalActionError("the game is over", key="core.game_over")
     if wanted == RESIGN or wanted in state.legal_actions():

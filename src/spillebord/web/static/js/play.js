@@ -228,7 +228,9 @@ async function main() {
   document.body.dataset.game = match.game;
   debug.marks.fetched = performance.now();
   // The renderer module loads while the socket connects; an early state waits for it.
-  const modPromise = import(`/static/js/games/${match.game}.js`);
+  // A game without a renderer of its own (or one that fails to load) gets the generic view.
+  const modPromise = import(`/static/js/games/${(info ? info.renderer : match.game) || "generic"}.js`)
+    .catch(() => import("./games/generic.js"));
   seatName = seatNamer(match, null);
   // The seat list and the invites follow the match info: on welcome, on every `seats`
   // message (a friend claimed an invite, a seat came or went) and when our socket drops.

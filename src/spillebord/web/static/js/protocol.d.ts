@@ -44,6 +44,10 @@ export interface GameInfo {
   winnable: boolean;
   /** the flags of the shipped table of rated deals ("difficulty" works with these), or null */
   difficulty: { [flag: string]: boolean } | null;
+  /** the page module js/games/<renderer>.js, or null: the generic view */
+  renderer: string | null;
+  /** every outcome reason the game can end with (Outcome.reason) */
+  reasons: string[];
 }
 
 /** @wire GET /api/games */

@@ -115,7 +115,8 @@ async function main() {
   chatSeatName = seatName;
   if (rec.seats > 1) chatLines = (await getChat(matchId).catch(() => ({ messages: [] }))).messages;
   try {
-    const mod = await import(`/static/js/games/${rec.game}.js`);
+    const mod = await import(`/static/js/games/${(info ? info.renderer : rec.game) || "generic"}.js`)
+      .catch(() => import("./games/generic.js"));
     const ctx = { act() {}, click() {}, say() {}, choose: async () => null, seatName, seatShort: seatName, seat: null, describe };
     renderer = mod.createRenderer($("board"), ctx);
   } catch {
