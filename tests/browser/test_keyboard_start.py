@@ -34,8 +34,9 @@ def test_random_deal_with_the_keyboard_only(contexts: Any, server: str) -> None:
     page.wait_for_selector("body[data-ready='1']")
     _tab_to(page, "a.tagName === 'SUMMARY' && a.closest('#game-posthus') !== null")
     page.keyboard.press("Enter")
-    seen = _tab_to(page, "a.name === 'deal-number' && a.closest(\"form[data-game='posthus']\") !== null")
-    seen += _tab_to(page, "a.type === 'submit' && a.closest(\"form[data-game='posthus']\") !== null")
+    inside = "a.closest(\"form[data-game='posthus']\") !== null"
+    seen = _tab_to(page, f"a.name === 'deal-number' && {inside}")
+    seen += _tab_to(page, f"a.type === 'submit' && {inside}")
     assert set(seen) - {""} == {"random"}, f"focus changed the deal choice: {seen}"
     page.keyboard.press("Enter")
     page.wait_for_url("**/play/**", timeout=30000)

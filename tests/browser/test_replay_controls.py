@@ -32,6 +32,10 @@ def _replay(contexts: Any, server: str) -> Any:
     return page
 
 
+PRESSED = "document.querySelector('#auto').getAttribute('aria-pressed')"
+MOVED = "() => /Træk [1-9]/.test(document.querySelector('#step').textContent)"
+
+
 def _step(page: Any) -> int:
     return int(page.locator("#step").inner_text().split()[1])
 
@@ -42,7 +46,7 @@ def _to_start(page: Any) -> None:
 
 
 def _playing(page: Any) -> bool:
-    return bool(page.evaluate("document.querySelector('#auto').getAttribute('aria-pressed') === 'true'"))
+    return bool(page.evaluate(PRESSED) == "true")
 
 
 def test_replay_play_pause_steps_keys_and_speed(contexts: Any, server: str) -> None:
@@ -54,7 +58,7 @@ def test_replay_play_pause_steps_keys_and_speed(contexts: Any, server: str) -> N
     # Play, then the same button pauses.
     auto.click()
     assert auto.inner_text() == "Pause" and _playing(page)
-    page.wait_for_function("() => /Træk [1-9]/.test(document.querySelector('#step').textContent)")
+    page.wait_for_function(MOVED)
     auto.click()
     assert auto.inner_text() == "Afspil" and not _playing(page)
     held = _step(page)
@@ -65,7 +69,7 @@ def test_replay_play_pause_steps_keys_and_speed(contexts: Any, server: str) -> N
         _to_start(page)
         auto.click()
         assert _playing(page)
-        page.wait_for_function("() => /Træk [1-9]/.test(document.querySelector('#step').textContent)")
+        page.wait_for_function(MOVED)
         page.click(step_button)
         assert not _playing(page), f"{step_button} must stop the playback"
         held = _step(page)
@@ -89,14 +93,15 @@ def test_replay_play_pause_steps_keys_and_speed(contexts: Any, server: str) -> N
     assert _step(page) == held + 1
     # Speed: 10× plays the 30 moves in a few seconds (1× takes about a second a move).
     speed = page.locator("#speed")
-    assert speed.evaluate("s => [...s.options].map(o => o.textContent)") == ["1×", "2×", "5×", "10×"]
+    labels = speed.evaluate("s => [...s.options].map(o => o.textContent)")
+    assert labels == ["1×", "2×", "5×", "10×"]
     speed.focus()
     speed.select_option("10")
     _to_start(page)
     auto.focus()
     page.keyboard.press("Enter")
     assert _playing(page)
-    page.wait_for_function("() => /Træk 30 af 30/.test(document.querySelector('#step').textContent)",
-                           timeout=8000)
-    page.wait_for_function("() => document.querySelector('#auto').getAttribute('aria-pressed') === 'false'")
+    page.wait_for_function(
+        "() => /Træk 30 af 30/.test(document.querySelector('#step').textContent)", timeout=8000)
+    page.wait_for_function(f"() => {PRESSED} === 'false'")
     assert auto.inner_text() == "Afspil", "the playback stops by itself at the end"
