@@ -123,7 +123,17 @@ export function renderLog(box, log, seatName, solitaire, describe = (a) => a, se
   box.innerHTML = "";
   if (!log.length) return;
   box.append(el("h2", { text: t("panel.last_moves") }));
-  const ol = el("ol", { class: "move-log", reversed: true, start: String(log.length) });
+  // A move's number is its place on the board (the clock's count, server/clock.py): an
+  // undo takes one off, a redo puts it back; undo, redo and resign lines carry none.
+  /** @type {Map<number, number>} */
+  const numbers = new Map();
+  let onBoard = 0;
+  for (const ev of log) {
+    if (ev.kind === "undo") onBoard = Math.max(0, onBoard - 1);
+    else if (ev.kind === "redo") onBoard += 1;
+    else if (ev.kind === "act" && !(solitaire && ev.action === "resign")) numbers.set(ev.seq, ++onBoard);
+  }
+  const ol = el("ol", { class: "move-log" });
   for (const ev of log.slice(-8).reverse()) {
     const action = ev.action ? describe(ev.action) : "";
     let text = action;
@@ -131,7 +141,9 @@ export function renderLog(box, log, seatName, solitaire, describe = (a) => a, se
     if (ev.kind === "redo") text = t("log.redo", { action });
     const who = solitaire ? "" : `${seatName(ev.seat)}: `;
     const line = sentence && ev.kind === "act" ? sentence(ev) : `${who}${text}`;
-    ol.append(el("li", { "data-seq": String(ev.seq) }, line));
+    const n = numbers.get(ev.seq);
+    ol.append(el("li", n === undefined ? { "data-seq": String(ev.seq), class: "unnumbered" }
+      : { "data-seq": String(ev.seq), value: String(n) }, line));
   }
   box.append(ol);
 }
