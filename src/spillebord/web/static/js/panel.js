@@ -135,7 +135,9 @@ export function renderLog(box, log, seatName, solitaire, describe = (a) => a, se
   }
   const ol = el("ol", { class: "move-log" });
   for (const ev of log.slice(-8).reverse()) {
-    const action = ev.action ? describe(ev.action) : "";
+    // Undo and redo lines name the move from its facts where the game sends them.
+    const worded = sentence && ev.kind !== "act" && ev.move ? sentence(ev) : "";
+    const action = worded || (ev.action ? describe(ev.action) : "");
     let text = action;
     if (ev.kind === "undo") text = t("log.undo", { action });
     if (ev.kind === "redo") text = t("log.redo", { action });

@@ -158,7 +158,7 @@ function onState(d, v = 0) {
   renderLog($("log"), log, seatName, match.seats.length === 1, describe, sentence);
   renderOutcome($("outcome"), d.outcome, { ...match, match_id: matchId }, seatName, mySeat);
   const lastEv = (d.events || []).at(-1);
-  if (lastEv && lastEv.action) announce(lastEv.kind === "act" ? sentence(lastEv) : describe(lastEv.action));
+  if (lastEv && lastEv.action) announce(lastEv.kind === "act" || lastEv.move ? sentence(lastEv) : describe(lastEv.action));
   // Benchmark hook: time from the message's arrival to the next painted frame.
   requestAnimationFrame(() => {
     debug.timings.push({ seq: lastEv?.seq ?? 0, ms: performance.now() - received });

@@ -139,7 +139,15 @@ async function main() {
   } catch {
     renderer = null;
   }
-  const seatOf = record.events.filter((e) => e.kind === "act");
+  // The events of the moves on the board, in order (an undo takes one off, a redo puts
+  // it back): step i's line is worded from its own event's move facts.
+  /** @type {typeof record.events} */
+  const seatOf = [];
+  for (const e of record.events) {
+    if (e.kind === "act") seatOf.push(e);
+    else if (e.kind === "undo") seatOf.pop();
+    else if (e.kind === "redo") seatOf.push(e);
+  }
   const ol = /** @type {HTMLOListElement} */ ($("actions"));
   ol.start = 0;
   ol.append(el("li", { "data-step": "0" }, el("button", { type: "button", text: t("replay.start"), onclick: () => stepTo(0) })));

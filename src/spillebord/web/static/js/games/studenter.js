@@ -295,6 +295,13 @@ export function createRenderer(root, ctx) {
       planAuto();
     },
     describe: (a) => (a === "resign" ? t("act.resign") : describeMove(a)),
+    // A log line from the server's move facts (the card that moved, from the state
+    // before the move); undo and redo lines use it too (panel.js).
+    sentence(ev) {
+      const m = /** @type {import("../protocol").StudenterMove | undefined} */ (ev.move);
+      if (!m || !m.card) return null;
+      return t("studenter.move", { card: cardName(m.card), move: `${placeName(m.from)} → ${placeName(m.to)}` });
+    },
     placeName,
     showHint(action) {
       for (const el of root.querySelectorAll(".hint")) el.classList.remove("hint", "highlight");
