@@ -38,6 +38,9 @@ class GammelJomfru(Game):
                 "is the old maid.")
     seat_counts = (2, 3, 4, 5, 6, 7, 8)
     default_seats = 4
+    # The reasons its outcomes give (Outcome.reason); each has its own sentence in the
+    # page catalogues, ``reason.gammel_jomfru.<reason>`` (tests/test_outcome_reasons.py).
+    outcome_reasons = ("out", "turn_limit")
     # Face-down piles are hidden from everybody; face-up piles are turned over
     # unshuffled (rule 4); the turn limit bounds a game (rules.MAX_ACTIONS).
     game_type = GameType(Information.IMPERFECT, Chance.DETERMINISTIC,

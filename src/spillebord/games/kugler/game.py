@@ -38,6 +38,9 @@ class KuglerGame(Game):
                 "your team's ten marbles home first.")
     seat_counts = (4, 6, 8)
     default_seats = 4
+    # The reasons its outcomes give (Outcome.reason); each has its own sentence in the
+    # page catalogues, ``reason.kugler.<reason>`` (tests/test_outcome_reasons.py).
+    outcome_reasons = ("won", "turn_limit")
     # Hands and the draw pile are hidden; the discards are reshuffled from the deal
     # number's streams; one action per turn, ROUND_LIMIT rounds at most.
     game_type = GameType(Information.IMPERFECT, Chance.SEEDED,

@@ -32,6 +32,9 @@ class PosthusGame(Game):
     )
     seat_counts = (1,)
     default_seats = 1
+    # The reasons its outcomes give (Outcome.reason); each has its own sentence in the
+    # page catalogues, ``reason.posthus.<reason>`` (tests/test_outcome_reasons.py).
+    outcome_reasons = ("won", "resigned", "stuck")
     # Every card lies face up; the redeals shuffle from the deal number's streams; cards
     # can be moved back and forth between gaps forever: no bound.
     game_type = GameType(Information.PERFECT, Chance.SEEDED, max_length=None)

@@ -27,6 +27,9 @@ class StudenterGame(Game):
                 "of suit from the base card. Three passes through the stock.")
     seat_counts = (1,)
     default_seats = 1
+    # The reasons its outcomes give (Outcome.reason); each has its own sentence in the
+    # page catalogues, ``reason.studenter.<reason>`` (tests/test_outcome_reasons.py).
+    outcome_reasons = ("won", "resigned", "stuck")
     flag_specs = ()
     # The stock's order is hidden in pass 1; turn-overs keep the order (nothing is
     # shuffled after the deal); a card can go row > waste > row forever: no bound.

@@ -151,6 +151,15 @@ export function renderLog(box, log, seatName, solitaire, describe = (a) => a, se
 }
 
 /**
+ * Why a game ended, in the game's own words: each game's reasons are its own catalogue
+ * keys (`reason.<game>.<reason>`; Kugler og Jokere's win is not "every card is up").
+ * @param {string} game @param {string} reason
+ */
+export function reasonText(game, reason) {
+  return t(`reason.${game}.${reason}`);
+}
+
+/**
  * @param {HTMLElement} box
  * @param {import("./protocol").Outcome | null} outcome
  * @param {{ match_id: string, game: string, seats: unknown[] }} match
@@ -168,11 +177,11 @@ export function renderOutcome(box, outcome, match, seatName, mySeat) {
   if (solitaire) {
     const won = outcome.winners.length > 0;
     box.append(el("h2", { text: won ? t("outcome.won", { bonus: outcome.bonus }) : t("outcome.lost") }));
-    box.append(el("p", { text: t(`reason.${outcome.reason}`) }));
+    box.append(el("p", { text: reasonText(match.game, outcome.reason) }));
   } else {
     const mine = mySeat !== null && outcome.winners.includes(mySeat);
     box.append(el("h2", { text: mySeat === null ? t("outcome.over") : mine ? t(match.game === "kugler" ? "outcome.team_won" : "outcome.you_won") : t("outcome.you_lost") }));
-    box.append(el("p", { text: t(`reason.${outcome.reason}`) }));
+    box.append(el("p", { text: reasonText(match.game, outcome.reason) }));
     const ol = el("ol", { class: "ranking" });
     for (const group of outcome.ranking) {
       const names = group.map((s) => {
