@@ -53,6 +53,8 @@ const log = debug.log;
 let seatName = (i) => t("seat.player", { n: i + 1 });
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let verdictTimer;
+/** the version the shown hint was given for (its frame goes with a new position) */
+let hintVersion = -1;
 // The server answers one solver question per socket at a time ("busy" otherwise), so
 // hints (asked by the player) go first and verdicts (asked after each move) wait.
 const solver = { busy: false, wantHint: false, wantVerdict: false };
@@ -145,6 +147,8 @@ function onState(d, v = 0) {
   last = d;
   debug.state = d;
   const st = { view: d.view, legal: d.legal, moves: d.moves || {}, seat: mySeat, toMove: d.to_move, events: d.events || [], outcome: d.outcome };
+  // A hint's frame belongs to the position it was given for: a new one drops it.
+  if (v !== hintVersion) for (const n of $("board").querySelectorAll(".hint.highlight")) n.classList.remove("hint", "highlight");
   renderer.update(st);
   extras?.update(d);
   updateToolbar(d);
@@ -306,8 +310,11 @@ async function main() {
       if (d.code === "bad_token") $("role").textContent = t("play.bad_token");
       if (last && renderer) renderer.update({ view: last.view, legal: last.legal, moves: last.moves || {}, seat: mySeat, toMove: last.to_move, events: [], outcome: last.outcome });
     },
-    onHint(d) {
+    onHint(d, v) {
       solverDone();
+      // An answer for a position the game has left is not shown.
+      if (typeof v === "number" && session && v < session.version) return;
+      hintVersion = session ? session.version : -1;
       debug.hint = d.action;
       debug.hints = (debug.hints || 0) + 1;
       if (!d.action) {
