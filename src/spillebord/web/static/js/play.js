@@ -12,7 +12,7 @@ import { createFairBox } from "./fair.js";
 import { createChat } from "./chat.js";
 import { showRatingChange } from "./rating.js";
 import { mergeEvents, Session } from "./session.js";
-import { announce, choose, clearMessage, errorText, initPage, showMessage } from "./ui.js";
+import { announce, choose, clearMessage, el, errorText, initPage, showMessage } from "./ui.js";
 
 /** @typedef {import("./protocol").StateData} StateData */
 /** @typedef {import("./protocol").MatchInfo & { solver: boolean }} PageMatch the match info and whether the game has a solver */
@@ -217,8 +217,18 @@ async function main() {
   ]);
   if (found instanceof Error) {
     const e = found instanceof ApiError ? found : new ApiError(0, "unknown", String(found));
-    showMessage(errorText(e.code, e.reason, e), "error");
-    $("status").textContent = t("play.no_match");
+    if (e.status !== 404) {
+      showMessage(errorText(e.code, e.reason, e), "error");
+      return;
+    }
+    // An unknown game: one sentence and the way back, no empty toolbar or board.
+    for (const sel of [".toolbar", ".play-layout", "#status"]) {
+      const node = document.querySelector(sel);
+      if (node instanceof HTMLElement) node.hidden = true;
+    }
+    showMessage(t("play.no_match"), "error");
+    $("messages").append(" ", el("a", { href: "/", text: t("play.no_match_home") }));
+    document.body.dataset.ready = "1";
     return;
   }
   const info = games.find((g) => g.key === found.game);
