@@ -166,8 +166,11 @@ export function createRenderer(root, ctx) {
       let el;
       const topCard = pile.at(-1);
       const label = `${placeName(place)}: ${topCard ? cardName(topCard) : t("common.empty")}`;
-      if (pile.length === 13) el = backEl({ label: `${placeName(place)}: ${t("studenter.complete")}` });
-      else if (topCard) el = cardEl(topCard, { label });
+      // A complete foundation shows its top card, marked done (a won game shows every card).
+      if (pile.length === 13 && topCard) {
+        el = cardEl(topCard, { label: `${label}, ${t("studenter.complete")}` });
+        el.classList.add("st-complete");
+      } else if (topCard) el = cardEl(topCard, { label });
       else el = slotEl({ label, text: "" });
       el.dataset.drop = place;
       el.dataset.place = place;
