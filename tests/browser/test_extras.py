@@ -93,7 +93,7 @@ def test_clock_best_result_and_same_deal(contexts: Any, server: str) -> None:
 
 
 @pytest.mark.parametrize(("lang", "heading", "text"), [
-    ("da", "Regler: Posthuskabalen", "Nyt oplæg"), ("en", "Rules: ", "Redeal")])
+    ("da", "Regler: Posthuskabalen", "Læg om"), ("en", "Rules: ", "Redeal")])
 def test_rules_dialog(contexts: Any, server: str, lang: str, heading: str, text: str) -> None:
     need_game("posthus")
     page, _ = _open(contexts, server, lang)
