@@ -53,15 +53,16 @@ def lines(game: Game) -> list[list[State]]:
 
 def check_reasons(manifest: Manifest, game: Game) -> None:
     """Every outcome's reason is declared, and each declared reason is worded in both
-    catalogues (``reason.<word>``)."""
+    catalogues, in the game's own words (``reason.<game>.<word>``)."""
     for line in lines(game):
         outcome = line[-1].outcome
         assert outcome is not None
         assert outcome.reason in manifest.reasons, (
             f"outcome reason {outcome.reason!r} is not declared in the manifest")
     for lang in LANGS:
-        missing = [r for r in manifest.reasons if not catalogue(lang).get(f"reason.{r}")]
-        assert not missing, f"{lang}.json lacks reason.{missing[0]}"
+        missing = [r for r in manifest.reasons
+                   if not catalogue(lang).get(f"reason.{manifest.key}.{r}")]
+        assert not missing, f"{lang}.json lacks reason.{manifest.key}.{missing[0]}"
 
 
 def overrides(game: Game, name: str) -> bool:

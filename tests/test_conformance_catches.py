@@ -122,7 +122,7 @@ def test_the_reference_manifest_passes() -> None:
 @pytest.mark.parametrize(("manifest", "message"), [
     pytest.param(promising(reasons=("tricks",)), "'tie' is not declared",
                  id="an-undeclared-reason"),
-    pytest.param(promising(reasons=("tricks", "tie", "sweep")), "lacks reason.sweep",
+    pytest.param(promising(reasons=("tricks", "tie", "sweep")), "lacks reason.hojt_kort.sweep",
                  id="a-reason-without-words"),
     pytest.param(promising(describe=True), "promises describe", id="describe-missing"),
     pytest.param(promising(click=True), "promised but not implemented", id="click-missing"),

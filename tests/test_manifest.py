@@ -199,11 +199,11 @@ def test_the_guide_names_only_tests_and_files_that_exist() -> None:
 
 
 def test_every_catalogue_reason_is_some_games_reason() -> None:
-    """The reverse of the manifest check: no ``reason.<word>`` in the catalogues that no
-    game (nor the reference game) can end with."""
+    """The reverse of the manifest check: no ``reason.<game>.<word>`` in the catalogues
+    that the game (or the reference game) cannot end with."""
     from tests.reasons import catalogue
 
-    declared = {r for m in (*games.manifests(), MANIFEST) for r in m.reasons}
+    declared = {f"{m.key}.{r}" for m in (*games.manifests(), MANIFEST) for r in m.reasons}
     for lang in ("da", "en"):
         words = {k.removeprefix("reason.") for k in catalogue(lang) if k.startswith("reason.")}
         assert sorted(words - declared) == [], lang

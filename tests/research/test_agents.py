@@ -12,6 +12,7 @@ from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
 from open_spiel.python.bots.uniform_random import UniformRandomBot
 
 import spillebord.research  # noqa: F401  (registers the Gymnasium ids)
+from spillebord import games
 from spillebord.research import agents
 from spillebord.research import openspiel as spiel
 from spillebord.research.table import jomfru_env, kugler_env
@@ -46,11 +47,11 @@ def test_evaluate_bots_plays_kugler_levels() -> None:
     assert returns[0] == returns[2] and returns[1] == returns[3]  # partners share
 
 
-@pytest.mark.parametrize("key", ["gammel_jomfru", "kugler", "posthus", "studenter"])
+@pytest.mark.parametrize("key", games.ready_keys())
 def test_every_bot_and_level_is_a_pyspiel_bot(key: str) -> None:
     game = pyspiel.load_game(spiel.PREFIX + key)
     assert agents.specs(key)[0] == "random"
-    if key in ("gammel_jomfru", "kugler"):
+    if games.manifest(key).levels:
         assert {"L1", "L2", "L3"} <= set(agents.specs(key))
     for spec in agents.specs(key):
         state = game.new_initial_state()

@@ -31,7 +31,7 @@ def test_clock_caps_pauses_and_counts_moves() -> None:
     events = [("act", "8H c2", at[0]), ("act", "9H c3", at[1]), ("undo", "", at[2]),
               ("redo", "", at[3]), ("act", "resign", at[4])]
     clock = play_clock(t0, events)
-    assert clock.moves == 3  # two moves and a redo; neither the undo nor the resignation
+    assert clock.moves == 2  # on the board: two, one undone and redone; not the resignation
     assert clock.seconds == 5 + 2 + IDLE_CAP + 3 + 1
     assert play_clock(t0, []).moves == 0
 
@@ -59,7 +59,7 @@ async def _play(server: LiveServer, pid: str, moves: list[str], undo_after: int 
             before = c.version
             await c.send("undo")
             await c.until(lambda s, b=before: c.version > b)
-            assert c.state["clock"]["moves"] == i + 1  # an undo never lowers the count
+            assert c.state["clock"]["moves"] == i  # an undo takes the move off the count
             break
     if resign:
         before = c.version
@@ -78,7 +78,7 @@ async def test_best_result_and_statistics(server: LiveServer) -> None:
         none = (await http.get(url, params={"game": "posthus", "deal": DEAL})).json()
         assert none == {"game": "posthus", "deal": DEAL, "played": 0, "wins": 0, "best": None}
     lost, lost_clock = await _play(server, pid, WIN[:3], undo_after=3, resign=True)
-    assert lost_clock["moves"] == 3
+    assert lost_clock["moves"] == 2
     won, won_clock = await _play(server, pid, WIN, undo_after=None, resign=False)
     assert won_clock["moves"] == len(WIN)
     assert 0.3 <= won_clock["seconds"] <= IDLE_CAP * (len(WIN) + 1)

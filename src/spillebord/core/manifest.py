@@ -27,7 +27,7 @@ class Manifest:
     - ``key``: lower-case ASCII, in URLs, records and message keys, never on a screen;
     - ``game``: ``"module:ATTRIBUTE"`` of the ``Game`` object;
     - ``reasons``: every ``Outcome.reason`` the game can end with; each has
-      ``reason.<word>`` in both page catalogues;
+      ``reason.<key>.<word>`` in both page catalogues (each game words its own);
     - ``ready``: offered to players (the start page and ``POST /api/matches``); an
       unready game is registered for the tools (CLI, conformance, research) only;
     - ``bots``: the module that registers the game's bots (None: only ``random``);

@@ -29,6 +29,7 @@ register(Manifest(
     "studenter", "spillebord.games.studenter:GAME", reasons=("won", "stuck", "resigned"),
     ready=True, solver="spillebord.solvers.studenter",
     solver_clock="spillebord.solvers.studenter.search", click=True, renderer="studenter",
+    describe=True,
     codec="spillebord.research.solitaire:StudenterCodec", rules_page=True, refusals=True,
     glossary="studenter"))
 register(Manifest(

@@ -88,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ratings_api.router)
     app.include_router(daily.router)
     app.include_router(pages.router)
+    app.add_exception_handler(404, pages.not_found)
     app.mount("/static", StaticFiles(directory=pages.STATIC, check_dir=False), name="static")
 
     @app.websocket("/ws/{match_id}")

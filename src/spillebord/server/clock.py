@@ -2,8 +2,9 @@
 match's own record (the creation time and each event's time) — one rule, used by the
 ``state`` message, the record endpoint and the statistics.
 
-Moves: every move played (``act`` and ``redo``; not ``undo``, not ``resign``) — an
-undone move still counts, so undoing never improves a result.  Time: the sum of the
+Moves: the moves on the board — an ``act`` (not ``resign``) or a ``redo`` adds one, an
+``undo`` takes one off — so a result counts the moves of the game as it was played to
+its end, and a redo never counts a move twice (issue 27).  Time: the sum of the
 pauses between the deal and the first event and between consecutive events, each pause
 counted as at most ``IDLE_CAP`` seconds, so a game left open overnight does not count the
 night (docs/web.md, "Clock and best results").
@@ -27,8 +28,11 @@ class Clock:
         return {"moves": self.moves, "seconds": round(self.seconds, 1)}
 
 
-def is_move(kind: str, text: str) -> bool:
-    return kind == "redo" or (kind == "act" and text != "resign")
+def move_delta(kind: str, text: str) -> int:
+    """How an event changes the number of moves on the board."""
+    if kind == "undo":
+        return -1
+    return int(kind == "redo" or (kind == "act" and text != "resign"))
 
 
 class Tally:
@@ -43,7 +47,7 @@ class Tally:
         self.seconds = 0.0
 
     def add(self, kind: str, text: str, when: datetime) -> None:
-        self.moves += is_move(kind, text)
+        self.moves = max(0, self.moves + move_delta(kind, text))
         self.seconds += min(IDLE_CAP, max(0.0, (when - self.before).total_seconds()))
         self.before = when
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from fastapi import APIRouter
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.exceptions import HTTPException
 
 import spillebord.web
 
@@ -63,3 +64,21 @@ def leaderboard() -> Response:
 @router.get("/daily", include_in_schema=False)
 def daily() -> Response:
     return page("daily.html", "Dagens kabale")
+
+
+# Paths a program asks for: an unknown one keeps the JSON answer of every refusal.
+MACHINE_PATHS = ("/api/", "/ws", "/static/", "/openapi", "/metrics", "/healthz", "/readyz")
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    """404: a browser asking for a page gets the HTML page in the player's language
+    (404.html, worded by the page's catalogue); API and other machine paths, and any
+    request that does not accept HTML, get the JSON ``{"detail": ...}`` as before."""
+    detail = exc.detail if isinstance(exc, HTTPException) else "Not Found"
+    wants_html = "text/html" in request.headers.get("accept", "")
+    if (request.method == "GET" and wants_html
+            and not request.url.path.startswith(MACHINE_PATHS)
+            and (STATIC / "404.html").is_file()):
+        return FileResponse(STATIC / "404.html", status_code=404,
+                            media_type="text/html; charset=utf-8")
+    return JSONResponse({"detail": detail}, status_code=404)

@@ -140,10 +140,11 @@ class Session:
                 del self.checkpoints[index]
         elif e.kind == "redo":
             self._advance(self.undone.pop(), nxt)
-        if e.kind != "undo":
-            facts = self.game.describe(before, self.applied[-1], self._state)
-            if facts is not None:
-                self.facts[e.seq] = facts
+        # An undo is described as the move it takes back (from the state before that move).
+        facts = (self.game.describe(self._state, e.text, before) if e.kind == "undo"
+                 else self.game.describe(before, self.applied[-1], self._state))
+        if facts is not None:
+            self.facts[e.seq] = facts
         self.events.append(e)
         self.tally.add(e.kind, e.text, e.time)
 

@@ -1,9 +1,11 @@
 """The rules shown inside the game (the "Regler" button): the Danish and English sections
-of docs/rules/<game>.md rendered once to safe HTML fragments in
-``web/static/rules/<game>.<lang>.html`` — markdown-it with raw HTML turned off (any ``<``
-in the text is escaped), tables on, no links followed.  The developer notes of a rules
-page (notation, view, solver) are left out.  Run ``python -m spillebord.web.rules`` after
-editing docs/rules; tests/test_rules_pages.py fails while the two differ.
+of the player pages docs/rules/players/<game>.md — plain words and a small picture of the
+layout (``static/rules/<game>.svg``), written for players, separate from the developers'
+rule reference with its notation (docs/rules/<game>.md) — rendered once to safe HTML
+fragments in ``web/static/rules/<game>.<lang>.html``: markdown-it with raw HTML turned
+off (any ``<`` in the text is escaped), tables on, no links followed.  Run ``python -m
+spillebord.web.rules`` after editing them; tests/test_rules_pages.py fails while the two
+differ, and checks that a player page holds no code, flag key or notation.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 ROOT = Path(__file__).resolve().parents[3]
-DOCS = ROOT / "docs" / "rules"
+DOCS = ROOT / "docs" / "rules" / "players"
 OUT = Path(__file__).resolve().parent / "static" / "rules"
 SECTIONS = {"da": "Dansk", "en": "English"}
 # Subsections for developers, not for players.

@@ -9,9 +9,10 @@ No later shuffle exists: turn-overs keep the order (ruling 8).
 from __future__ import annotations
 
 from spillebord.core.cards import two_decks
-from spillebord.core.protocol import Chance, Game, GameType, Information, State
+from spillebord.core.protocol import JSON, Chance, Game, GameType, Information, State
 from spillebord.core.rng import shuffled
 from spillebord.games.studenter import click_to_move, notation
+from spillebord.games.studenter.describe import describe
 from spillebord.games.studenter.rules import FOUNDATIONS, ROW_SIZE, rank_value
 from spillebord.games.studenter.state import StudenterState
 
@@ -61,6 +62,11 @@ class StudenterGame(Game):
 
     def click(self, state: State, target: str) -> list[str]:
         return list(click_to_move.click(self.own(state, StudenterState), target))
+
+    def describe(self, state: State, action: str, after: State | None = None) -> JSON | None:
+        """Move facts for pages: the card that moves (games/studenter/describe.py)."""
+        return describe(self.own(state, StudenterState), action,
+                        None if after is None else self.own(after, StudenterState))
 
     def auto_move(self, state: State) -> str | None:
         """The player setting "move cards up automatically": the next such move."""

@@ -24,9 +24,10 @@ function fail(err) {
  * @param {{ [attr: string]: string }} [extra]
  */
 function field(name, label, type = "text", extra = {}) {
-  const id = `account-${name}`;
-  return el("label", { class: "account-field", for: id }, el("span", { text: label }),
-    el("input", { id, name, type, required: true, ...extra }));
+  // The label wraps its box (no id: the panel holds several forms with the same fields,
+  // and an id repeated made "Navn" in "Log ind" focus another form's box).
+  return el("label", { class: "account-field" }, el("span", { text: label }),
+    el("input", { name, type, required: true, ...extra }));
 }
 
 /**

@@ -7,6 +7,7 @@
 import { ApiError, createMatch, getBest, rememberMatch, saveToken } from "./api.js";
 import { currentLang, t } from "./i18n.js";
 import { el, errorText, showMessage } from "./ui.js";
+import { showWin } from "./win.js";
 
 // Pauses count at most this long (server/clock.py's IDLE_CAP): the shown time keeps
 // ticking only that far past the last move.
@@ -90,16 +91,19 @@ export function createExtras({ match, gameName }) {
   };
   const tick = setInterval(paint, 1000);
 
+  /** @returns {Promise<string | null>} the best result's words, also shown in the panel */
   async function loadBest() {
-    if (!player || match.deal === null || match.deal === undefined) return;
+    if (!player || match.deal === null || match.deal === undefined) return null;
     const deal = match.deal;
     try {
       const b = await getBest(player, match.game, deal, match.flags || {});
       best.hidden = false;
       best.replaceChildren(el("h2", { text: t("best.title", { deal }) }),
         el("p", { text: bestText(b) }));
+      return bestText(b);
     } catch {
       best.hidden = true;
+      return null;
     }
   }
 
@@ -133,7 +137,16 @@ export function createExtras({ match, gameName }) {
         paint();
       }
       const over = d.status === "finished";
-      if (over && finished === false) loadBest(); // this game just ended: a new result
+      if (over && finished === false) {
+        // This game just ended: a new result; a win gets its screen (win.js).
+        const outcome = d.outcome;
+        loadBest().then((text) => {
+          if (!outcome || !outcome.winners.length) return;
+          const c = d.clock || { moves: 0, seconds: 0 };
+          showWin({ bonus: outcome.bonus, moves: c.moves, seconds: c.seconds, best: text,
+            deal: typeof match.deal === "number" ? match.deal : null, formatTime, opener: /** @type {HTMLElement | null} */ (document.activeElement) });
+        });
+      }
       finished = over;
       if (over) clearInterval(tick);
     },

@@ -123,17 +123,40 @@ export function renderLog(box, log, seatName, solitaire, describe = (a) => a, se
   box.innerHTML = "";
   if (!log.length) return;
   box.append(el("h2", { text: t("panel.last_moves") }));
-  const ol = el("ol", { class: "move-log", reversed: true, start: String(log.length) });
+  // A move's number is its place on the board (the clock's count, server/clock.py): an
+  // undo takes one off, a redo puts it back; undo, redo and resign lines carry none.
+  /** @type {Map<number, number>} */
+  const numbers = new Map();
+  let onBoard = 0;
+  for (const ev of log) {
+    if (ev.kind === "undo") onBoard = Math.max(0, onBoard - 1);
+    else if (ev.kind === "redo") onBoard += 1;
+    else if (ev.kind === "act" && !(solitaire && ev.action === "resign")) numbers.set(ev.seq, ++onBoard);
+  }
+  const ol = el("ol", { class: "move-log" });
   for (const ev of log.slice(-8).reverse()) {
-    const action = ev.action ? describe(ev.action) : "";
+    // Undo and redo lines name the move from its facts where the game sends them.
+    const worded = sentence && ev.kind !== "act" && ev.move ? sentence(ev) : "";
+    const action = worded || (ev.action ? describe(ev.action) : "");
     let text = action;
     if (ev.kind === "undo") text = t("log.undo", { action });
     if (ev.kind === "redo") text = t("log.redo", { action });
     const who = solitaire ? "" : `${seatName(ev.seat)}: `;
     const line = sentence && ev.kind === "act" ? sentence(ev) : `${who}${text}`;
-    ol.append(el("li", { "data-seq": String(ev.seq) }, line));
+    const n = numbers.get(ev.seq);
+    ol.append(el("li", n === undefined ? { "data-seq": String(ev.seq), class: "unnumbered" }
+      : { "data-seq": String(ev.seq), value: String(n) }, line));
   }
   box.append(ol);
+}
+
+/**
+ * Why a game ended, in the game's own words: each game's reasons are its own catalogue
+ * keys (`reason.<game>.<reason>`; Kugler og Jokere's win is not "every card is up").
+ * @param {string} game @param {string} reason
+ */
+export function reasonText(game, reason) {
+  return t(`reason.${game}.${reason}`);
 }
 
 /**
@@ -154,11 +177,11 @@ export function renderOutcome(box, outcome, match, seatName, mySeat) {
   if (solitaire) {
     const won = outcome.winners.length > 0;
     box.append(el("h2", { text: won ? t("outcome.won", { bonus: outcome.bonus }) : t("outcome.lost") }));
-    box.append(el("p", { text: t(`reason.${outcome.reason}`) }));
+    box.append(el("p", { text: reasonText(match.game, outcome.reason) }));
   } else {
     const mine = mySeat !== null && outcome.winners.includes(mySeat);
     box.append(el("h2", { text: mySeat === null ? t("outcome.over") : mine ? t(match.game === "kugler" ? "outcome.team_won" : "outcome.you_won") : t("outcome.you_lost") }));
-    box.append(el("p", { text: t(`reason.${outcome.reason}`) }));
+    box.append(el("p", { text: reasonText(match.game, outcome.reason) }));
     const ol = el("ol", { class: "ranking" });
     for (const group of outcome.ranking) {
       const names = group.map((s) => {

@@ -12,7 +12,7 @@ import { createFairBox } from "./fair.js";
 import { createChat } from "./chat.js";
 import { showRatingChange } from "./rating.js";
 import { mergeEvents, Session } from "./session.js";
-import { announce, choose, clearMessage, errorText, initPage, showMessage } from "./ui.js";
+import { announce, choose, clearMessage, el, errorText, initPage, showMessage } from "./ui.js";
 
 /** @typedef {import("./protocol").StateData} StateData */
 /** @typedef {import("./protocol").MatchInfo & { solver: boolean }} PageMatch the match info and whether the game has a solver */
@@ -53,6 +53,8 @@ const log = debug.log;
 let seatName = (i) => t("seat.player", { n: i + 1 });
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let verdictTimer;
+/** the version the shown hint was given for (its frame goes with a new position) */
+let hintVersion = -1;
 // The server answers one solver question per socket at a time ("busy" otherwise), so
 // hints (asked by the player) go first and verdicts (asked after each move) wait.
 const solver = { busy: false, wantHint: false, wantVerdict: false };
@@ -145,6 +147,8 @@ function onState(d, v = 0) {
   last = d;
   debug.state = d;
   const st = { view: d.view, legal: d.legal, moves: d.moves || {}, seat: mySeat, toMove: d.to_move, events: d.events || [], outcome: d.outcome };
+  // A hint's frame belongs to the position it was given for: a new one drops it.
+  if (v !== hintVersion) for (const n of $("board").querySelectorAll(".hint.highlight")) n.classList.remove("hint", "highlight");
   renderer.update(st);
   extras?.update(d);
   updateToolbar(d);
@@ -158,7 +162,7 @@ function onState(d, v = 0) {
   renderLog($("log"), log, seatName, match.seats.length === 1, describe, sentence);
   renderOutcome($("outcome"), d.outcome, { ...match, match_id: matchId }, seatName, mySeat);
   const lastEv = (d.events || []).at(-1);
-  if (lastEv && lastEv.action) announce(lastEv.kind === "act" ? sentence(lastEv) : describe(lastEv.action));
+  if (lastEv && lastEv.action) announce(lastEv.kind === "act" || lastEv.move ? sentence(lastEv) : describe(lastEv.action));
   // Benchmark hook: time from the message's arrival to the next painted frame.
   requestAnimationFrame(() => {
     debug.timings.push({ seq: lastEv?.seq ?? 0, ms: performance.now() - received });
@@ -213,8 +217,18 @@ async function main() {
   ]);
   if (found instanceof Error) {
     const e = found instanceof ApiError ? found : new ApiError(0, "unknown", String(found));
-    showMessage(errorText(e.code, e.reason, e), "error");
-    $("status").textContent = t("play.no_match");
+    if (e.status !== 404) {
+      showMessage(errorText(e.code, e.reason, e), "error");
+      return;
+    }
+    // An unknown game: one sentence and the way back, no empty toolbar or board.
+    for (const sel of [".toolbar", ".play-layout", "#status"]) {
+      const node = document.querySelector(sel);
+      if (node instanceof HTMLElement) node.hidden = true;
+    }
+    showMessage(t("play.no_match"), "error");
+    $("messages").append(" ", el("a", { href: "/", text: t("play.no_match_home") }));
+    document.body.dataset.ready = "1";
     return;
   }
   const info = games.find((g) => g.key === found.game);
@@ -308,8 +322,11 @@ async function main() {
       if (d.code === "bad_token") $("role").textContent = t("play.bad_token");
       if (last && renderer) renderer.update({ view: last.view, legal: last.legal, moves: last.moves || {}, seat: mySeat, toMove: last.to_move, events: [], outcome: last.outcome });
     },
-    onHint(d) {
+    onHint(d, v) {
       solverDone();
+      // An answer for a position the game has left is not shown.
+      if (typeof v === "number" && session && v < session.version) return;
+      hintVersion = session ? session.version : -1;
       debug.hint = d.action;
       debug.hints = (debug.hints || 0) + 1;
       if (!d.action) {

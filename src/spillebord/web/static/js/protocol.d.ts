@@ -522,7 +522,14 @@ export interface Clock {
 }
 
 /** What an action does, for wording it (`state.moves`, an event's `move`). */
-export type MoveFacts = KuglerMove | GammelJomfruMove;
+export type MoveFacts = KuglerMove | GammelJomfruMove | StudenterMove;
+
+/** @wire ← state */
+export interface StudenterMove {
+  card: string | null;
+  from: string;
+  to: string;
+}
 
 /** @wire ← state */
 export interface KuglerMove {

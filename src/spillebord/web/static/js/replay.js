@@ -24,8 +24,12 @@ let record = /** @type {any} */ (null);
 let step = 0;
 /** @type {import("./board").Renderer | null} */
 let renderer = null;
-/** @type {ReturnType<typeof setInterval> | undefined} */
+/** @type {ReturnType<typeof setTimeout> | undefined} the next step of a playback */
 let timer;
+/** true while "Afspil" plays the steps one after another */
+let playing = false;
+/** Milliseconds between two steps at 1× (the speed choice divides it). */
+const BASE_DELAY = 1000;
 /** @type {Map<number, GameView | null>} */
 const views = new Map();
 /** @type {import("./protocol").ChatLine[]} the table chat, shown up to the current step (chat.js) */
@@ -91,6 +95,20 @@ async function show(n) {
   }
 }
 
+/** "Afspil" becomes "Pause" while the steps play (and back). @param {boolean} on */
+function setPlaying(on) {
+  playing = on;
+  clearTimeout(timer);
+  button("auto").textContent = t(on ? "replay.pause" : "replay.auto");
+  button("auto").setAttribute("aria-pressed", String(on));
+}
+
+/** Every step (a button, a line of the list, an arrow key) stops a playback. @param {number} n */
+function stepTo(n) {
+  setPlaying(false);
+  show(n);
+}
+
 async function main() {
   await initPage();
   try {
@@ -122,29 +140,60 @@ async function main() {
   } catch {
     renderer = null;
   }
-  const seatOf = record.events.filter((e) => e.kind === "act");
+  // The events of the moves on the board, in order (an undo takes one off, a redo puts
+  // it back): step i's line is worded from its own event's move facts.
+  /** @type {typeof record.events} */
+  const seatOf = [];
+  for (const e of record.events) {
+    if (e.kind === "act") seatOf.push(e);
+    else if (e.kind === "undo") seatOf.pop();
+    else if (e.kind === "redo") seatOf.push(e);
+  }
   const ol = /** @type {HTMLOListElement} */ ($("actions"));
   ol.start = 0;
-  ol.append(el("li", { "data-step": "0" }, el("button", { type: "button", text: t("replay.start"), onclick: () => show(0) })));
+  ol.append(el("li", { "data-step": "0" }, el("button", { type: "button", text: t("replay.start"), onclick: () => stepTo(0) })));
   rec.actions.forEach((a, i) => {
     const who = rec.seats > 1 && seatOf[i] ? `${seatName(seatOf[i].seat)}: ` : "";
     // Table games word each move from the event's move facts (the renderer's sentence).
     const own = seatOf[i] && seatOf[i].action === a && renderer && renderer.sentence ? renderer.sentence(seatOf[i]) : null;
     ol.append(el("li", { "data-step": String(i + 1) },
-      el("button", { type: "button", text: own || `${who}${describe(a)}`, onclick: () => show(i + 1) })));
+      el("button", { type: "button", text: own || `${who}${describe(a)}`, onclick: () => stepTo(i + 1) })));
   });
   if (rec.seats === 1) {
     const link = /** @type {HTMLAnchorElement} */ ($("same-deal"));
     link.hidden = false;
     link.href = `/?game=${rec.game}&deal=${rec.deal}`;
   }
-  $("first").onclick = () => show(0);
-  $("prev").onclick = () => show(step - 1);
-  $("next").onclick = () => show(step + 1);
-  $("last").onclick = () => show(rec.actions.length);
-  $("auto").onclick = () => {
-    clearInterval(timer);
-    timer = setInterval(() => (step >= rec.actions.length ? clearInterval(timer) : show(step + 1)), 700);
+  const total = rec.actions.length;
+  const auto = button("auto");
+  const speed = /** @type {HTMLSelectElement} */ ($("speed"));
+  // One step, then the next after the chosen delay (a chain, so slow views never pile up).
+  const tick = async () => {
+    if (!playing) return;
+    if (step >= total) {
+      setPlaying(false);
+      return;
+    }
+    await show(step + 1);
+    if (playing) timer = setTimeout(tick, BASE_DELAY / Number(speed.value || "1"));
+  };
+  const play = () => {
+    setPlaying(true);
+    if (step >= total) show(0).then(() => { timer = setTimeout(tick, BASE_DELAY / Number(speed.value || "1")); });
+    else tick();
+  };
+  const toggle = () => (playing ? setPlaying(false) : play());
+  setPlaying(false);
+  $("first").onclick = () => stepTo(0);
+  $("prev").onclick = () => stepTo(step - 1);
+  $("next").onclick = () => stepTo(step + 1);
+  $("last").onclick = () => stepTo(total);
+  auto.onclick = toggle;
+  speed.onchange = () => {
+    if (playing) {
+      clearTimeout(timer);
+      timer = setTimeout(tick, BASE_DELAY / Number(speed.value || "1"));
+    }
   };
   $("share").onclick = async () => {
     try {
@@ -155,8 +204,16 @@ async function main() {
     }
   };
   document.addEventListener("keydown", (ev) => {
-    if (ev.key === "ArrowRight") show(step + 1);
-    if (ev.key === "ArrowLeft") show(step - 1);
+    const target = /** @type {HTMLElement | null} */ (ev.target);
+    // Space on a button, link or field is that control's own; elsewhere it plays or pauses.
+    const own = target && target.closest("button, a, select, input, textarea, summary");
+    if (ev.key === "ArrowRight" && !(target && target.closest("select"))) stepTo(step + 1);
+    else if (ev.key === "ArrowLeft" && !(target && target.closest("select"))) stepTo(step - 1);
+    else if (ev.key === "Escape") setPlaying(false);
+    else if (ev.key === " " && !own) {
+      ev.preventDefault();
+      toggle();
+    }
   });
   await show(rec.actions.length);
   document.body.dataset.ready = "1";

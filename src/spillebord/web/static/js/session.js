@@ -19,7 +19,7 @@ import { parseJson } from "./api.js";
  * @property {(d: import("./protocol").StateData, v: number) => void} [onState]
  * @property {(d: import("./protocol").SeatsData) => void} [onSeats]
  * @property {(d: import("./protocol").ErrorData) => void} [onError]
- * @property {(d: import("./protocol").HintData) => void} [onHint]
+ * @property {(d: import("./protocol").HintData, v?: number) => void} [onHint]
  * @property {(d: import("./protocol").VerdictData) => void} [onVerdict]
  * @property {(d: import("./protocol").ChoicesData) => void} [onChoices]
  * @property {(d: import("./protocol").ChatLine) => void} [onChat]
@@ -196,7 +196,7 @@ export class Session {
         if (msg.d.code === "stale") this.raw("sync", {});
         break;
       case "hint":
-        this.h.onHint?.(msg.d);
+        this.h.onHint?.(msg.d, msg.v);
         break;
       case "verdict":
         this.h.onVerdict?.(msg.d);

@@ -98,10 +98,14 @@ function solitaireForm(g) {
       radios.append(winnable);
     }
   }
-  number.addEventListener("focus", () => {
+  // Typing a number (or clicking into the box) chooses "Spil nr."; focus alone never
+  // changes a choice — tabbing past the box keeps a random deal (docs/web.md).
+  const chooseNumber = () => {
     const radio = form.querySelector('input[value="number"]');
     if (radio instanceof HTMLInputElement) radio.checked = true;
-  });
+  };
+  number.addEventListener("input", chooseNumber);
+  number.addEventListener("pointerdown", chooseNumber);
   const button = el("button", { type: "submit", class: "primary", text: t("start.play") });
   form.append(radios);
   const flags = flagBoxes(g);

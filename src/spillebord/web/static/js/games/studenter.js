@@ -166,8 +166,11 @@ export function createRenderer(root, ctx) {
       let el;
       const topCard = pile.at(-1);
       const label = `${placeName(place)}: ${topCard ? cardName(topCard) : t("common.empty")}`;
-      if (pile.length === 13) el = backEl({ label: `${placeName(place)}: ${t("studenter.complete")}` });
-      else if (topCard) el = cardEl(topCard, { label });
+      // A complete foundation shows its top card, marked done (a won game shows every card).
+      if (pile.length === 13 && topCard) {
+        el = cardEl(topCard, { label: `${label}, ${t("studenter.complete")}` });
+        el.classList.add("st-complete");
+      } else if (topCard) el = cardEl(topCard, { label });
       else el = slotEl({ label, text: "" });
       el.dataset.drop = place;
       el.dataset.place = place;
@@ -295,6 +298,13 @@ export function createRenderer(root, ctx) {
       planAuto();
     },
     describe: (a) => (a === "resign" ? t("act.resign") : describeMove(a)),
+    // A log line from the server's move facts (the card that moved, from the state
+    // before the move); undo and redo lines use it too (panel.js).
+    sentence(ev) {
+      const m = /** @type {import("../protocol").StudenterMove | undefined} */ (ev.move);
+      if (!m || !m.card) return null;
+      return t("studenter.move", { card: cardName(m.card), move: `${placeName(m.from)} → ${placeName(m.to)}` });
+    },
     placeName,
     showHint(action) {
       for (const el of root.querySelectorAll(".hint")) el.classList.remove("hint", "highlight");

@@ -1,0 +1,52 @@
+"""A hint's highlight belongs to the position it was given for (Chromium): Posthus's
+"Læg om" hint frame goes on an undo, on the redeal itself and at the end, and a card
+hint's frame goes when a move is made."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .helpers import need_game, start_solitaire, version, wait_after
+from .test_solitaire_words import STUCK_DEAL, STUCK_LINE, act
+
+pytestmark = pytest.mark.browser
+LIT = "#board .hint.highlight"
+
+
+def _hint(page: Any) -> str:
+    page.evaluate("() => { window.__spillebord.hint = undefined; }")
+    page.click("#hint")
+    page.wait_for_function("() => window.__spillebord.hint !== undefined", timeout=30000)
+    page.wait_for_selector(LIT)
+    return str(page.evaluate("() => window.__spillebord.hint"))
+
+
+def _press(page: Any, button: str) -> None:
+    v = version(page)
+    page.click(button)
+    wait_after(page, v)
+
+
+def test_a_hint_frame_goes_when_the_position_changes(contexts: Any, server: str) -> None:
+    need_game("posthus")
+    page = contexts(viewport={"width": 1366, "height": 768}).new_page()
+    start_solitaire(page, server, "posthus", STUCK_DEAL)
+    for action in STUCK_LINE:
+        act(page, action)
+    assert _hint(page) == "redeal"
+    assert page.locator(".ph-redeal.hint").count() == 1
+    _press(page, "#undo")
+    assert page.locator(LIT).count() == 0, "the redeal hint stayed through the undo"
+    _press(page, "#redo")
+    assert _hint(page) == "redeal"
+    act(page, "redeal")
+    assert page.locator(LIT).count() == 0, "the redeal hint stayed through the redeal"
+    card_hint = _hint(page)
+    assert card_hint not in ("redeal", "resign")
+    act(page, card_hint)
+    assert page.locator(LIT).count() == 0, "a played hint's frame stayed"
+    _hint(page)
+    act(page, "resign")
+    assert page.locator(LIT).count() == 0, "the hint frame stayed at the end"
