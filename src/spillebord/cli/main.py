@@ -1,4 +1,5 @@
-"""The ``spillebord`` command: serve, moves, apply, solve, simulate, analyse.
+"""The ``spillebord`` command: serve, moves, apply, solve, simulate, analyse, and the
+operator's ``db`` and ``ops`` (cli/ops.py).
 
 Bad input (unknown game, broken position, illegal action) exits with status 2 and one
 line on stderr, never a traceback.
@@ -16,6 +17,7 @@ import typer
 from spillebord import games
 from spillebord.cli.analyse import app as analyse_app
 from spillebord.cli.common import FlagOpt, GameArg, clean_errors, parse_flags
+from spillebord.cli.ops import db_app, ops_app
 from spillebord.core.protocol import Game, State
 
 app = typer.Typer(
@@ -152,6 +154,8 @@ def serve(host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.
 
 
 app.add_typer(analyse_app, name="analyse")
+app.add_typer(db_app, name="db")
+app.add_typer(ops_app, name="ops")
 
 if __name__ == "__main__":  # pragma: no cover
     app()
