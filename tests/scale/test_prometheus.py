@@ -93,6 +93,7 @@ async def test_a_real_prometheus_scrapes_two_workers_and_alerts(redis_server: Re
                  f"--web.listen-address=127.0.0.1:{port}", "--log.level=warn"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             base = f"http://127.0.0.1:{port}"
+            halted = False
             try:
                 wait_port(port, 60, proc)
                 made = await post(w[0].http, "/api/matches",
@@ -101,6 +102,8 @@ async def test_a_real_prometheus_scrapes_two_workers_and_alerts(redis_server: Re
                 assert c.state is not None
                 await c.send("act", v=0, action=c.state["legal"][0])
                 await c.until(lambda s: c.version >= 1)
+                await c.send("act", v=0, action=c.state["legal"][0])  # a refusal: stale
+                assert (await c.recv())["d"]["code"] == "stale"
                 async with httpx.AsyncClient(timeout=10) as http:
                     deadline = time.monotonic() + 60
                     while len(await query(http, base, 'up{job="spillebord"} == 1')) < 2:
@@ -117,6 +120,7 @@ async def test_a_real_prometheus_scrapes_two_workers_and_alerts(redis_server: Re
                     assert await firing(http, base) == set(), "alerts with all well"
 
                     pg.halt()
+                    halted = True
                     for _ in range(3):  # moves that cannot be written
                         await c.send("act", v=c.version, action=c.state["legal"][0])
                         msg = await c.recv(15)
@@ -130,7 +134,8 @@ async def test_a_real_prometheus_scrapes_two_workers_and_alerts(redis_server: Re
             finally:
                 proc.terminate()
                 proc.wait(20)
-                pg.resume()
+                if halted:
+                    pg.resume()
     finally:
         redis.stop()
         pg.stop()

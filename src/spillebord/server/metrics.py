@@ -77,6 +77,8 @@ class Metrics:
         self.http_errors = Counter(
             "spillebord_http_errors", "HTTP responses with a 5xx status, by status (503: "
             "draining, unavailable; 500: the server failed)", ["status"], registry=r)
+        for status in ("500", "503"):  # shown from the start, at 0
+            self.http_errors.labels(status)
         self.database_up = True  # set by each scrape's check (``metrics`` below)
         r.register(_Live(hub))
         ProcessCollector(registry=r)
