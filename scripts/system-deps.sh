@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Debian packages the test suite needs: Chromium for the browser tests, PostgreSQL and
-# Redis for the storage and scale-out tests, nginx for the reverse-proxy test, Node.js and
+# Redis for the storage and scale-out tests, nginx for the reverse-proxy test, Prometheus
+# (promtool) for the alert rules (tests/scale/test_prometheus.py), Node.js and
 # npm for the web pages' type check, lint and unit tests (make jscheck).
 # Installs only what is missing; needs root (or sudo) on a Debian machine.
 set -euo pipefail
@@ -9,6 +10,7 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 [ -x /usr/lib/postgresql/*/bin/initdb ] 2>/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
+command -v promtool >/dev/null 2>&1 || need+=(prometheus)  # alert rules: promtool, a real scrape
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 if [ ${#need[@]} -eq 0 ]; then

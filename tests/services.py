@@ -93,14 +93,28 @@ class Postgres:
         run = [*as_user, str(pg_bin / "initdb"), "-D", str(data), "-U", "postgres",
                "-A", "trust", "-E", "UTF8", "--no-sync", "--locale=C"]
         subprocess.run(run, check=True, capture_output=True, timeout=120)
-        opts = (f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c max_connections=300 "
-                f"-c fsync={'on' if fsync else 'off'} -c shared_buffers=64MB")
-        subprocess.run([*as_user, str(pg_bin / "pg_ctl"), "-D", str(data), "-l",
-                        str(base / "log"), "-o", opts, "-w", "-t", "60", "start"],
-                       check=True, capture_output=True, timeout=90)
         pg = cls(port, data, pg_bin, as_user)
+        pg._pg_ctl_start(fsync)
         pg.psql("postgres", f"CREATE DATABASE {pg.dbname}")
         return pg
+
+    def _pg_ctl_start(self, fsync: bool = False) -> None:
+        base = self.data.parent
+        opts = (f"-p {self.port} -k {base} -c listen_addresses=127.0.0.1 "
+                f"-c max_connections=300 -c fsync={'on' if fsync else 'off'} "
+                f"-c shared_buffers=64MB")
+        subprocess.run([*self.as_user, str(self.bin / "pg_ctl"), "-D", str(self.data), "-l",
+                        str(base / "log"), "-o", opts, "-w", "-t", "60", "start"],
+                       check=True, capture_output=True, timeout=90)
+
+    def halt(self) -> None:
+        """Stop the server and keep its data (an outage: ``resume`` ends it)."""
+        subprocess.run([*self.as_user, str(self.bin / "pg_ctl"), "-D", str(self.data),
+                        "-m", "immediate", "-w", "stop"], check=True, capture_output=True,
+                       timeout=60)
+
+    def resume(self) -> None:
+        self._pg_ctl_start()
 
     def psql(self, db: str, sql: str) -> str:
         out = subprocess.run(
@@ -187,7 +201,7 @@ class Worker(OnLoopback):
     log: Path | None = None
     app: str = "spillebord.server.app:create_app"
 
-    def start(self, timeout: float = 40.0) -> Worker:
+    def start(self, timeout: float = 90.0) -> Worker:
         self.log = self.log or Path(tempfile.mkstemp(prefix="spillebord-worker-",
                                                      suffix=".log")[1])
         out = self.log.open("ab")
@@ -219,6 +233,9 @@ class Worker(OnLoopback):
 
 def worker_env(db_url: str, redis_url: str | None, **extra: str) -> dict[str, str]:
     env = {"SPILLEBORD_DB": db_url, "SPILLEBORD_BOT_DELAY": "0",
+           # the tests' fresh databases: each worker migrates (production runs
+           # ``spillebord db upgrade`` first, docs/deploy.md)
+           "SPILLEBORD_MIGRATE": "1",
            "SPILLEBORD_SOLVER_POOL": "thread", "SPILLEBORD_RATE": "100000"}
     if redis_url:
         env["SPILLEBORD_REDIS"] = redis_url

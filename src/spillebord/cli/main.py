@@ -1,4 +1,5 @@
-"""The ``spillebord`` command: serve, moves, apply, solve, simulate, analyse, warm.
+"""The ``spillebord`` command: serve, moves, apply, solve, simulate, analyse, warm, and
+the operator's ``db`` and ``ops`` (cli/ops.py).
 
 Bad input (unknown game, broken position, illegal action) exits with status 2 and one
 line on stderr, never a traceback.
@@ -17,6 +18,7 @@ from spillebord import games
 from spillebord.cli.analyse import app as analyse_app
 from spillebord.cli.common import FlagOpt, GameArg, clean_errors, parse_flags
 from spillebord.cli.warm import command as warm_command
+from spillebord.cli.ops import db_app, ops_app
 from spillebord.core.protocol import Game, State
 
 app = typer.Typer(
@@ -170,6 +172,8 @@ def serve(host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.
 
 app.add_typer(analyse_app, name="analyse")
 app.command("warm")(warm_command)
+app.add_typer(db_app, name="db")
+app.add_typer(ops_app, name="ops")
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -4,6 +4,7 @@ game at start.  Settings come from the environment (docs/server.md)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -12,18 +13,22 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 
 from spillebord import games
 from spillebord.server import api, apidocs, daily, metrics, ops, pages, ratings_api
-from spillebord.server.errors import Refusal
+from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.guards import Guards
 from spillebord.server.hub import Hub
 from spillebord.server.logs import install_json_lines, install_redaction
 from spillebord.server.people import routes as people_routes
 from spillebord.server.security import SecurityHeaders
 from spillebord.server.settings import Settings
+from spillebord.server.storage.health import READS
 from spillebord.server.tables import routes as table_routes
 from spillebord.server.ws import serve_echo, serve_socket
+
+log = logging.getLogger(__name__)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -57,6 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        max_header_bytes=settings.max_header_bytes,
                        allowed_origins=settings.allowed_origins)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(metrics.CountServerErrors, metrics=hub.metrics)  # 5xx answers
     install_redaction()
     if settings.log_json:
         install_json_lines()
@@ -65,9 +71,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def refusal(request: Request, exc: Refusal) -> JSONResponse:
         hub.metrics.refused(exc.code, "http")
         response = JSONResponse({"detail": exc.to_json()}, status_code=exc.status)
+        if exc.retry_after is not None:
+            response.headers["Retry-After"] = str(exc.retry_after)
         if exc.code in people_routes.ENDED:  # an ended sign-in: clear its cookie too
             people_routes.drop_cookie(request, response)
         return response
+
+    @app.exception_handler(DBAPIError)
+    async def database_error(_request: Request, exc: DBAPIError) -> JSONResponse:
+        # The database unreachable (issue 31): ``503 unavailable`` with a retry hint,
+        # one log line per outage; any other database error stays a logged 500.
+        if not READS.note(exc, "an HTTP request"):
+            log.error("a database error answered 500", exc_info=exc)
+            return JSONResponse({"detail": {"code": "internal", "reason": "the server "
+                                            "failed; nothing changed"}}, status_code=500)
+        return await refusal(_request, unavailable())
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

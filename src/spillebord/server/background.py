@@ -8,19 +8,23 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
+from spillebord.server.storage.health import READS
+
 
 def every(seconds: float, work: Callable[[], Awaitable[object]], name: str, failed: str,
           log: logging.Logger) -> asyncio.Task[None]:
     """A task that waits ``seconds``, then runs ``work``, for ever; a failure is logged
-    as a warning (``failed``) and the next round comes anyway."""
+    as a warning (``failed``) and the next round comes anyway — the database being
+    unreachable once per outage, without a traceback."""
 
     async def run() -> None:
         while True:
             await asyncio.sleep(seconds)
             try:
                 await work()
-            except Exception:
-                log.warning(failed, exc_info=True)
+            except Exception as exc:
+                if not READS.note(exc, name):  # an outage: one line (storage/health.py)
+                    log.warning(failed, exc_info=True)
 
     return asyncio.create_task(run(), name=name)
 

@@ -29,8 +29,9 @@ from typing import Any
 
 from spillebord.server import wire
 from spillebord.server.background import cancel
-from spillebord.server.errors import Refusal
+from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.storage.chat import ChatRepo
+from spillebord.server.storage.health import READS, StoreUnavailable
 from spillebord.server.storage.repo import now
 from spillebord.server.storage.writer import GroupWriter
 
@@ -159,6 +160,8 @@ class Chat:
         else:
             try:
                 await self._store(line, player_id, when)
+            except StoreUnavailable:
+                raise unavailable() from None
             except RuntimeError:
                 raise Refusal("internal", "the line could not be saved", 500) from None
         self._deliver([line])
@@ -188,7 +191,10 @@ class Chat:
         def written(fut: asyncio.Future[None]) -> None:
             self._writing = False
             if fut.cancelled() or fut.exception() is not None:
-                done.set_exception(RuntimeError("the chat lines could not be saved"))
+                kind = StoreUnavailable if isinstance(
+                    None if fut.cancelled() else fut.exception(), StoreUnavailable
+                ) else RuntimeError  # an outage is told as one (issue 31)
+                done.set_exception(kind("the chat lines could not be saved"))
             else:
                 done.set_result(None)
                 if self.notify is not None:
@@ -239,8 +245,9 @@ class Chat:
                 lines = await asyncio.to_thread(self.repo.recent, list(self.listeners),
                                                 self.since - timedelta(seconds=LOOKBACK),
                                                 self.sent.keys())
-            except Exception:
-                log.warning("chat poll failed", exc_info=True)
+            except Exception as exc:
+                if not READS.note(exc, "the chat poll"):  # an outage: one line
+                    log.warning("chat poll failed", exc_info=True)
                 continue
             self.since = start
             self._deliver(lines)

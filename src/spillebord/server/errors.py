@@ -18,8 +18,9 @@ class Refusal(Exception):
     def __init__(self, code: str, reason: str, status: int = 400, *,
                  key: str | None = None, params: Mapping[str, object] | None = None,
                  cards: Iterable[str] = (), ranks: Iterable[str] = (),
-                 places: Iterable[str] = ()) -> None:
+                 places: Iterable[str] = (), retry_after: int | None = None) -> None:
         super().__init__(reason)
+        self.retry_after = retry_after  # seconds: try again then (HTTP Retry-After)
         self.code = code
         self.reason = reason
         self.status = status
@@ -37,6 +38,19 @@ class Refusal(Exception):
                    ranks=getattr(exc, "ranks", ()), places=getattr(exc, "places", ()))
 
     def to_json(self) -> dict[str, object]:
-        return {"code": self.code, "reason": self.reason,
-                **translatable(self.key, self.params, self.cards, self.ranks,
-                                 self.places)}
+        out: dict[str, object] = {"code": self.code, "reason": self.reason,
+                                  **translatable(self.key, self.params, self.cards,
+                                                 self.ranks, self.places)}
+        if self.retry_after is not None:
+            out["retry_after"] = self.retry_after
+        return out
+
+
+RETRY_SECONDS = 2  # the retry hint of an ``unavailable`` refusal
+
+
+def unavailable() -> Refusal:
+    """The database cannot be reached (an outage): nothing changed; try again in
+    ``retry_after`` seconds (docs/protocol.md)."""
+    return Refusal("unavailable", "the game store cannot be reached; nothing changed, "
+                                  "try again", 503, retry_after=RETRY_SECONDS)

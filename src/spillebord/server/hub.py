@@ -85,8 +85,8 @@ class Hub:
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         self._owner = SqliteOwner(self.engine)
-        await asyncio.to_thread(wiring.migrate_once if self.scale.shared else migrate.upgrade,
-                                self.engine)
+        await asyncio.to_thread(migrate.at_start, self.engine, self.scale.shared,
+                                self.settings.migrate, wiring.migrate_once)
         await self.scale.start()
         await asyncio.to_thread(compute.warm_games)
         self._writer = GroupWriter(self.engine)

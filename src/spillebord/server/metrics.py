@@ -14,6 +14,9 @@ figures are no secret but say how busy the site is (docs/security.md).
 
 from __future__ import annotations
 
+import functools
+import importlib.metadata
+import platform
 import secrets
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -29,6 +32,7 @@ from prometheus_client import (
 )
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 if TYPE_CHECKING:
     from prometheus_client.metrics_core import Metric
@@ -70,6 +74,12 @@ class Metrics:
             "spillebord_compute_seconds", "Bot decisions and solver calls, queued to "
             "answered, by pool (bots, solver)", ["pool"], buckets=COMPUTE_BUCKETS,
             registry=r)
+        self.http_errors = Counter(
+            "spillebord_http_errors", "HTTP responses with a 5xx status, by status (503: "
+            "draining, unavailable; 500: the server failed)", ["status"], registry=r)
+        for status in ("500", "503"):  # shown from the start, at 0
+            self.http_errors.labels(status)
+        self.database_up = True  # set by each scrape's check (``metrics`` below)
         r.register(_Live(hub))
         ProcessCollector(registry=r)
         self._committed: dict[tuple[str, str, bool], Counter] = {}
@@ -118,15 +128,34 @@ class _Live(Collector):
 
     def collect(self) -> Iterator[Metric]:
         hub = self.hub
-        games = GaugeMetricFamily("spillebord_live_games", "Unfinished games held in "
-                                  "memory by this worker", labels=["game"])
+        games = GaugeMetricFamily("spillebord_live_games", "Unfinished games in memory "
+                                  "that this worker runs (shared mode: owns), so the sum "
+                                  "over the workers counts each game once", labels=["game"])
+        replicas = GaugeMetricFamily("spillebord_game_replicas", "Unfinished games in "
+                                     "memory that another worker owns or nobody does yet "
+                                     "(shared mode: copies for the sockets here)")
+        held = None if hub.scale.parts is None else hub.scale.parts.owners.held
         by_game: dict[str, int] = {}
+        copies = 0
         for session in list(hub.sessions.values()):
-            if session.running:
-                by_game[session.row.game] = by_game.get(session.row.game, 0) + 1
+            if not session.running:
+                continue
+            if held is not None and session.id not in held:
+                copies += 1
+                continue
+            by_game[session.row.game] = by_game.get(session.row.game, 0) + 1
         for game, n in sorted(by_game.items()):
             games.add_metric([game], n)
         yield games
+        replicas.add_metric([], copies)
+        yield replicas
+        yield GaugeMetricFamily("spillebord_database_up", "1 when the database answered "
+                                "the check made for this scrape (within 2 s)",
+                                value=1 if hub.metrics.database_up else 0)
+        info = GaugeMetricFamily("spillebord_build", "The running release (always 1)",
+                                 labels=["version", "python"])
+        info.add_metric([_version(), platform.python_version()], 1)
+        yield info
         yield CounterMetricFamily("spillebord_games_parked", "Idle games this worker let "
                                   "go from memory (no socket, no move for the idle "
                                   "time; reloaded on demand)", value=hub.parking.parked)
@@ -139,6 +168,7 @@ class _Live(Collector):
         yield queue
         yield GaugeMetricFamily("spillebord_draining", "1 while the worker drains",
                                 value=1 if hub.ops.draining else 0)
+        yield from _write_health(hub)
         parts = hub.scale.parts
         if parts is not None:
             owners = parts.owners
@@ -174,6 +204,58 @@ class _Live(Collector):
                 yield CounterMetricFamily(f"spillebord_redis_{name}", text, value=value)
 
 
+def _write_health(hub: Hub) -> Iterator[Metric]:
+    """The group writer's failed writes by reason (storage/health.py) and whether they
+    keep failing (then ``/readyz`` says not ready: ``writes``)."""
+    writer = hub._writer
+    if writer is None:  # not started
+        return
+    health = writer.health
+    failures = CounterMetricFamily(
+        "spillebord_write_failures", "Writes of game events and chat lines the database "
+        "did not take, by reason: unavailable (cannot be reached), conflict (refused "
+        "the rows: this worker's copy of a game is wrong), other", labels=["reason"])
+    for reason, n in health.failures.items():
+        failures.add_metric([reason], n)
+    yield failures
+    yield GaugeMetricFamily("spillebord_writes_failing", "1 while conflicts or other "
+                            "write failures keep coming (5 within 60 s): /readyz says "
+                            "not ready", value=1 if health.keeps_failing() else 0)
+
+
+@functools.cache
+def _version() -> str:
+    try:
+        return importlib.metadata.version("spillebord")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - a bare checkout
+        return "unknown"
+
+
+class CountServerErrors:
+    """Counts every HTTP response with a 5xx status (an exception on its way out
+    counts as the 500 it becomes)."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def watching(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] >= 500:
+                self.metrics.http_errors.labels(str(message["status"])).inc()
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watching)
+        except Exception:
+            self.metrics.http_errors.labels("500").inc()
+            raise
+
+
 def allowed(request: Request, token: str | None) -> bool:
     """Direct requests only (not through the proxy), with the token when one is set."""
     if any(h in request.headers for h in PROXY_HEADERS):
@@ -189,5 +271,6 @@ async def metrics(request: Request) -> Response:
     hub: Hub = request.app.state.hub
     if not allowed(request, hub.settings.metrics_token):
         return Response(status_code=404)
+    hub.metrics.database_up = (await hub.ops.database_check())[0]
     return Response(hub.metrics.render(), media_type=CONTENT_TYPE_LATEST,
                     headers={"Cache-Control": "no-store"})

@@ -3,8 +3,9 @@
 - ``GET /healthz``: the process is alive and its event loop answers (always 200 while
   it runs; nothing is checked beyond that, so a slow database never restarts it);
 - ``GET /readyz``: the worker should get traffic — the database answers, its schema is
-  at the newest migration, Redis answers (shared mode only) and the worker is not
-  draining; 200 or 503 with every check's result.
+  one this code serves (the newest migration, or newer), its writes do not keep failing
+  and the worker is not draining; 200 or 503 with every check's result.  Redis down
+  (shared mode) leaves it ready but ``degraded`` (play goes on).
 
 Both are read-only GETs without cookies or secrets; they say nothing about games.
 
@@ -38,6 +39,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from spillebord.server.storage import migrate
+from spillebord.server.storage.health import READS
 
 if TYPE_CHECKING:
     from spillebord.server.hub import Hub
@@ -49,6 +51,7 @@ CHECK_SECONDS = 2.0  # a check that takes longer counts as failed
 CLOSE_SECONDS = 5.0  # the longest wait for the closed sockets to go
 RESTART = 1012  # WebSocket close code "service restart": the page reconnects at once
 CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+DEGRADING = frozenset({"redis"})  # checks that, failing, leave the worker ready
 
 
 class Ops:
@@ -115,24 +118,34 @@ class Ops:
         except RuntimeError:
             await ws.close(code=RESTART)
 
-    async def _database(self) -> tuple[bool, bool]:
-        """(reachable, migrations current)."""
+    async def database_check(self) -> tuple[bool, bool]:
+        """(reachable, schema served by this code: current or newer)."""
         try:
             current = await asyncio.wait_for(
                 asyncio.to_thread(migrate.is_current, self.hub.engine), CHECK_SECONDS)
-        except Exception:  # unreachable or too slow
-            log.warning("readiness: the database did not answer", exc_info=True)
+        except Exception as exc:  # unreachable or too slow: one line per outage
+            READS.note(exc if not isinstance(exc, TimeoutError) else OSError("timeout"),
+                       "the readiness check")
             return False, False
         return True, current
 
     async def readiness(self) -> dict[str, Any]:
-        reachable, current = await self._database()
-        checks: dict[str, bool] = {"database": reachable, "migrations": current}
+        """Ready (200) when this worker can serve: the database answers at a schema
+        this code serves, its writes do not keep failing, and it is not draining.
+        Redis (shared mode) only *degrades* it — play goes on without it (a socket's
+        moves on a worker other than the game's owner wait for Redis to be back) — so a
+        balancer that follows ``/readyz`` keeps the site up: ``degraded`` names the
+        checks that failed but do not stop it serving (issue 31)."""
+        reachable, current = await self.database_check()
+        checks: dict[str, bool] = {"database": reachable, "migrations": current,
+                                   "writes": not self.hub.writer.health.keeps_failing()}
         redis = await self.hub.scale.redis_ok()
         if redis is not None:
             checks["redis"] = redis
         checks["not_draining"] = not self.draining
-        return {"ready": all(checks.values()), "checks": checks}
+        degraded = sorted(k for k in DEGRADING if checks.get(k) is False)
+        ready = all(v for k, v in checks.items() if k not in DEGRADING)
+        return {"ready": ready, "degraded": degraded, "checks": checks}
 
 
 def _ops(request: Request) -> Ops:

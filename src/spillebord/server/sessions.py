@@ -25,7 +25,8 @@ from spillebord.core.protocol import Action, Game, State, action_text, replay
 from spillebord.core.record import GameRecord
 from spillebord.server import fairness, wire
 from spillebord.server.clock import Clock, Tally
-from spillebord.server.errors import Refusal
+from spillebord.server.errors import Refusal, unavailable
+from spillebord.server.storage.health import StoreUnavailable
 from spillebord.server.storage.repo import EventRow, MatchRow, Repository, SeatRow, now
 from spillebord.server.storage.writer import LeaseLost, Op
 
@@ -359,6 +360,8 @@ class Session:
         except LeaseLost:
             self.hub.scale.lost(self.id)  # a replica from now on
             raise
+        except StoreUnavailable:  # an outage: say so, with a retry hint (issue 31)
+            raise unavailable() from None
         except RuntimeError:
             raise Refusal("internal", "the game could not be saved; nothing changed",
                           500) from None

@@ -54,6 +54,9 @@ class Settings:
     drain_seconds: float = 0.0      # on SIGTERM: /readyz 503 this long before sockets close
     log_json: bool = False          # logs as JSON lines (server/logs.py)
     metrics_token: str | None = None  # /metrics needs this bearer token (docs/metrics.md)
+    # run the migrations at start: None = only with one worker (shared mode: ``spillebord
+    # db upgrade`` is a step of its own, docs/deploy.md "Upgrade and roll back")
+    migrate: bool | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -91,4 +94,6 @@ class Settings:
             metrics_token=os.environ.get("SPILLEBORD_METRICS_TOKEN") or None,
             warm_workers=os.environ.get("SPILLEBORD_WARM", "1").lower()
             not in ("0", "false", "no", "off"),
+            migrate=None if os.environ.get("SPILLEBORD_MIGRATE", "") == ""
+            else _flag("SPILLEBORD_MIGRATE"),
         )

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from spillebord.server import compute, logs, wire
-from spillebord.server.errors import Refusal
+from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.scale import wiring
+from spillebord.server.storage.health import READS
 
 if TYPE_CHECKING:
     from spillebord.server.hub import Hub
@@ -240,7 +241,11 @@ class Connection:
             await handler(self, v, d)
         except Refusal as exc:
             self.error(exc.code, exc.reason, t, exc.to_json())
-        except Exception:
+        except Exception as exc:
+            if READS.note(exc, f"a {t} message"):  # an outage: logged once (issue 31)
+                refusal = unavailable()
+                self.error(refusal.code, refusal.reason, t, refusal.to_json())
+                return
             log.exception("message %s failed in match %s", t, self.session.id)
             self.error("internal", "the server failed on this message; nothing changed", t)
 

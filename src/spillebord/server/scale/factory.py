@@ -120,8 +120,9 @@ def build(settings: Settings) -> ScaleOut:
         from spillebord.server.scale.owners import Owners
         from spillebord.server.scale.redis_bus import RedisBus
     except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ScaleConfigError(f"several workers need the 'scale' extra "
-                               f"(pip install 'spillebord[scale]'): {exc}") from None
+        raise ScaleConfigError(f"several workers need the 'scale' extra (uv sync "
+                               f"--extra scale in the checkout, docs/deploy.md): {exc}"
+                               ) from None
     bus = RedisBus(redis_url)
     owners = Owners(psycopg_dsn(db_url), bus.worker, settings.lease_seconds)
     parts = SharedParts(bus, owners)

@@ -34,6 +34,8 @@ from typing import Any
 
 import psycopg
 
+from spillebord.server.storage.health import READS
+
 log = logging.getLogger(__name__)
 
 ACQUIRE_SQL = (  # (epoch, whether the previous owner had released it)
@@ -46,9 +48,9 @@ ACQUIRE_SQL = (  # (epoch, whether the previous owner had released it)
 OWNER_SQL = "SELECT worker FROM owners WHERE match_id = %s"
 RENEW_SQL = ("UPDATE owners SET expires = now() + make_interval(secs => %s) "
              "WHERE worker = %s AND match_id = ANY(%s) RETURNING match_id, token")
-# A released row stays (its epoch goes on counting: epoch 1 means nobody ever owned the
-# game, so nobody wrote an event of it) with no token and a lease that has expired; the
-# row of a game that ended is deleted.
+# A released row stays (its epoch goes on counting) with no token and a lease that has
+# expired; the row of a game that ended is deleted (so a later acquire starts again at
+# epoch 1: the epoch says nothing about who wrote the game's events).
 RELEASE_SQL = ("UPDATE owners SET token = '', expires = '-infinity' "
                "WHERE match_id = %s AND token = %s")
 RELEASE_ALL_SQL = "UPDATE owners SET token = '', expires = '-infinity' WHERE worker = %s"
@@ -96,8 +98,9 @@ class Owners:
     # -- acquiring and releasing ------------------------------------------------------
     async def acquire(self, match_id: str) -> int:
         """0 if another worker owns the match; else the lease's epoch (-1: held
-        already).  An epoch above 1 means earlier owners may have written events the
-        caller has not seen: it reads the game from the database before acting."""
+        already).  The caller reads the game from the database before acting whatever
+        the epoch: a game's row is deleted when it ends, so epoch 1 does not mean that
+        nobody wrote its events (scale/wiring.py ``own``)."""
         if match_id in self.held:
             return -1
         if not self.accepting:
@@ -107,7 +110,9 @@ class Owners:
             rows = await self._run(ACQUIRE_SQL, (match_id, match_id, self.worker, token,
                                                  self.ttl))
         except (psycopg.Error, OSError) as exc:
-            log.warning("game lease for %s: database unreachable (%s)", match_id, exc)
+            if not READS.note(exc, "taking a game lease"):  # an outage: one line
+                log.warning("game lease for %s: the database refused (%s)", match_id,
+                            type(exc).__name__)
             return 0
         if not rows:
             return 0
@@ -162,8 +167,9 @@ class Owners:
                 await self.renew()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.warning("renewing the game leases failed", exc_info=True)
+            except Exception as exc:
+                if not READS.note(exc, "renewing the game leases"):  # once an outage
+                    log.warning("renewing the game leases failed", exc_info=True)
 
     async def renew(self) -> None:
         if self.should_release is not None and self.release_hook is not None:

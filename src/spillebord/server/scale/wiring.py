@@ -4,7 +4,8 @@
   memory as a single worker does — this worker's own lock, no catch-up read, no database
   lock — and writes them through the group writer, whose fence refuses them if the lease
   has gone.  ``own`` takes a game nobody owns (or whose owner's lease expired) and reads
-  its newest events from the database first, exactly as a restart reloads a game.
+  its newest events from the database first (always: see ``own``), exactly as a restart
+  reloads a game.
 - A worker that is not the owner keeps a replica for its sockets: ``RedisBus`` calls
   ``catch_up`` when the owner announces a version, under the worker's own lock for the
   match, then tells the sockets; its events go to the owner (scale/forward.py).
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.engine import Engine
 
-from spillebord.server.errors import Refusal
+from spillebord.server.errors import unavailable
 from spillebord.server.scale.catchup import apply_missing, read_seats, read_since
 from spillebord.server.scale.factory import ScaleOut, build
 from spillebord.server.scale.keys import lock_key
@@ -132,16 +133,21 @@ async def own(hub: Hub, parts: SharedParts, match_id: str) -> bool:
             return False
         before = session.version
         try:
-            if epoch > 1:  # an earlier owner may have written events not seen here
-                await catch_up_unlocked(hub, match_id)
-        except Exception:
-            log.warning("taking match %s: reading it failed", match_id, exc_info=True)
+            # Always read the database before the first event (issue 31): the epoch
+            # does not prove this copy current — the lease row of a game that ended is
+            # deleted, so a worker whose copy of it went stale (unwatched here, so never
+            # caught up) gets a fresh row at epoch 1 although others wrote its events.
+            await catch_up_unlocked(hub, match_id)
+        except Exception as exc:
+            log.warning("taking match %s: reading it failed (%s)", match_id,
+                        type(exc).__name__)
             await owners.release(match_id)
-            raise Refusal("unavailable", "the game store is unreachable; nothing "
-                                         "changed, try again", 503) from None
+            raise unavailable() from None
+        if not session.running:  # it ended on another worker: nothing to own
+            await owners.release(match_id, ended=True)
     if session.version > before:
         hub.bus.tell_local(match_id, session.version)
-    return True
+    return session.running
 
 
 def _give_away(hub: Hub, parts: SharedParts) -> Callable[[str], bool]:

@@ -18,12 +18,16 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 
+from spillebord.server.storage.health import quiet_pool_resets
+
 log = logging.getLogger(__name__)
 
 
 def make_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True)
+        engine = create_engine(url, pool_pre_ping=True)
+        quiet_pool_resets(type(engine.pool))  # an outage: one line, not one per connection
+        return engine
     memory = url in ("sqlite://", "sqlite:///:memory:")
     kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
     if memory:

@@ -36,6 +36,7 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.engine import Connection, Engine
 
+from spillebord.server.storage.health import StoreUnavailable, WriteHealth
 from spillebord.server.storage.models import actions, owners
 
 log = logging.getLogger(__name__)
@@ -76,6 +77,7 @@ class GroupWriter:
         # shared mode (PostgreSQL only): the lease tokens this worker holds; the events
         # of a match whose ``owners`` row carries another token are not written
         self.fence: Fence | None = None
+        self.health = WriteHealth()  # failures by reason, logged once per outage
 
     async def write(self, ops: Sequence[Op]) -> None:
         await self.submit(ops)
@@ -149,17 +151,19 @@ class GroupWriter:
                 if self.fence is not None:
                     raise RuntimeError("the lease fence needs PostgreSQL")
                 self._commit_other(conn, batch)
-        except Exception:
+        except Exception as exc:
             self._drop_connection()
             batch = batch + lost
             if len(batch) > 1:
                 for request in batch:
                     self._commit([request])
                 return
-            log.exception("database write failed")
+            reason = self.health.failed(exc)  # counted; logged once per outage
             _, fut, loop, _cb = batch[0]
-            loop.call_soon_threadsafe(_fail, fut)
+            loop.call_soon_threadsafe(_fail, fut, StoreUnavailable
+                                      if reason == "unavailable" else RuntimeError)
             return
+        self.health.succeeded()
         for _ops, fut, loop, _cb in lost:
             loop.call_soon_threadsafe(_fail, fut, LeaseLost)
         if self.observe is not None:
@@ -397,6 +401,8 @@ def _done(fut: asyncio.Future[None]) -> None:
 
 def _fail(fut: asyncio.Future[None], kind: type[RuntimeError] = RuntimeError) -> None:
     if not fut.done():
-        fut.set_exception(kind("the database refused the write" if kind is RuntimeError
-                               else "another worker owns this match now"))
+        text = {RuntimeError: "the database refused the write",
+                StoreUnavailable: "the database cannot be reached"}.get(
+                    kind, "another worker owns this match now")
+        fut.set_exception(kind(text))
 

@@ -31,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from spillebord.server import wire
 from spillebord.server.background import cancel
+from spillebord.server.storage.health import READS
 from spillebord.server.storage.repo import now
 from spillebord.server.storage.tables import TablesRepo
 
@@ -128,8 +129,9 @@ class LobbyFeed:
                 continue
             try:
                 await self._step()
-            except Exception:  # a database hiccup: the next poll tries again
-                log.warning("lobby poll failed", exc_info=True)
+            except Exception as exc:  # a database hiccup: the next poll tries again
+                if not READS.note(exc, "the lobby poll"):  # an outage: one line
+                    log.warning("lobby poll failed", exc_info=True)
                 await asyncio.sleep(self.poll)
             if self.notify is not None:  # notices: at most one read per lobby_poll
                 await asyncio.sleep(self.poll)
