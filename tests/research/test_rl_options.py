@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, seed_test
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from spillebord.core.protocol import State
 from spillebord.research.table import TableEnv, jomfru_env, kugler_env
@@ -37,6 +38,13 @@ def test_jomfru_api_and_seed_with_options(seats: int, options: dict[str, Any]) -
 def test_kugler_api_and_seed_with_options(options: dict[str, Any]) -> None:
     _quiet_api_test(kugler_env(4, **options), 10)
     seed_test(lambda: kugler_env(4, **options), num_cycles=8)
+
+
+@pytest.mark.parametrize("make", [jomfru_env, kugler_env], ids=["jomfru", "kugler"])
+def test_parallel_api_with_auto_forced(make: Any) -> None:
+    """PettingZoo's parallel_api_test through ``turn_based_aec_to_parallel`` (it samples
+    from the observation's mask, so not with ``flat``: docs/research.md)."""
+    parallel_api_test(turn_based_aec_to_parallel(make(4, auto_forced=True)), num_cycles=40)
 
 
 def _play(env: TableEnv, seed: int) -> tuple[dict[str, float], int, State]:
