@@ -65,6 +65,31 @@ def test_table_envs_show_no_deal_number(make: Any) -> None:
         env.step(rng.choice(np.flatnonzero(mask).tolist()))
 
 
+@pytest.mark.parametrize("make", [lambda: jomfru_env(4, flat=True, auto_forced=True),
+                                  lambda: kugler_env(4, flat=True)],
+                         ids=["gj4-flat-forced", "kugler4-flat"])
+def test_flat_envs_infos_hold_only_the_own_mask(make: Any) -> None:
+    """With ``flat=True`` the infos carry the mask — the same under another deal number,
+    the mover's own legal list, all zeros for everyone else."""
+    env: TableEnv = make()
+    other: TableEnv = make()
+    env.reset(seed=4)
+    other.reset(seed=4)
+    rng = random.Random(4)
+    for _ in range(STEPS):
+        assert env.state_ is not None
+        if env.state_.is_over:
+            break
+        other._advance(twin(env.state_))
+        for agent in env.agents:
+            assert same(env.observe(agent), other.observe(agent)), agent
+            assert same(env.infos[agent], other.infos[agent]), agent
+            assert set(env.infos[agent]) == {"action_mask"}
+            assert env.infos[agent]["action_mask"].any() == (agent == env.agent_selection)
+        mask = env.infos[env.agent_selection]["action_mask"]
+        env.step(rng.choice(np.flatnonzero(mask).tolist()))
+
+
 @pytest.mark.parametrize("make", [posthus_env, studenter_env], ids=["posthus", "studenter"])
 def test_solitaire_infos_show_the_deal_only_at_the_end(make: Any) -> None:
     env: SolitaireEnv = make()

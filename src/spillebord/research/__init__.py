@@ -5,6 +5,8 @@ speak (docs/research.md).  Needs the optional extra ``pip install -e '.[research
   Kugler og Jokere (``jomfru_env``, ``kugler_env``);
 - ``spillebord.research.agents``: Spillebord's bots and levels as ``pyspiel.Bot``s and env
   policies;
+- ``spillebord.research.vector``: ``TableVecEnv``, a batch of table envs stepped
+  together (the solitaires take Gymnasium's ``make_vec``);
 - ``spillebord.research.solitaire``: Gymnasium environments for the two solitaires,
   registered on import as ``spillebord/Posthus-v0`` and ``spillebord/Studenter-v0``.
 

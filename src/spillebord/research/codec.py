@@ -45,6 +45,12 @@ class Codec(ABC):
     size: int
     n_actions: int
     seat_only_actions: bool = False
+    state_size: int = 0  # 0: no full-state encoding (``full_state``)
+
+    def full_state(self, state: State) -> np.ndarray:
+        """The **whole** state, hidden cards included (float32, ``(state_size,)``, in
+        [0, 1]): for centralised critics in training only, never a seat's input."""
+        raise NotImplementedError(f"{type(self).__name__} has no full-state encoding")
 
     def tracker(self) -> Tracker | None:
         """A fast observation path for one environment, or None (use the view)."""

@@ -50,6 +50,21 @@ class JomfruCodec(Codec):
         self.n_actions = 6 + seats
         self._globals = seats * SEAT_BLOCK
         self.size = self._globals + seats + N + 4 * N + 1
+        # full state: seat 0's observation, then per seat its face-down cards (52 set)
+        # and the next one it turns (52 one-hot)
+        self.state_size = self.size + seats * 2 * N
+
+    def full_state(self, state: State) -> np.ndarray:
+        assert isinstance(state, JomfruState)
+        out = np.zeros(self.state_size, dtype=np.float32)
+        out[:self.size] = self.observe(state.view(0))
+        for s, pile in enumerate(state.down):
+            at = self.size + s * 2 * N
+            for c in pile:
+                out[at + CARD[c]] = 1.0
+            if pile:
+                out[at + N + CARD[pile[0]]] = 1.0
+        return out
 
     def observe(self, view: JSON) -> np.ndarray:
         n = self.seats

@@ -35,10 +35,11 @@ import re
 
 import numpy as np
 
-from spillebord.core.protocol import JSON, Action
+from spillebord.core.protocol import JSON, Action, State
 from spillebord.games.kugler.board import FIELDS_PER_SEAT, HOME_SIZE, START, geometry
 from spillebord.games.kugler.kernel import CODES
 from spillebord.games.kugler.moves import Move
+from spillebord.games.kugler.state import KuglerState
 from spillebord.research.codec import Codec, EncodingError, one_hot
 
 CODE: dict[str, int] = {c: i for i, c in enumerate(CODES)}
@@ -71,6 +72,25 @@ class KuglerCodec(Codec):
         self.block = self.track + HOME_SIZE + 3  # track, home, 3 counts
         self._globals = n * self.block
         self.size = self._globals + 2 * NC + 5 + 2 * n
+        # full state: seat 0's observation, every seat's hand (counts / 5), the draw
+        # pile (counts / 6) and its next card (one-hot)
+        self.state_size = self.size + n * NC + 2 * NC
+
+    def full_state(self, state: State) -> np.ndarray:
+        assert isinstance(state, KuglerState)
+        out = np.zeros(self.state_size, dtype=np.float32)
+        out[:self.size] = self.observe(state.view(0))
+        at = self.size
+        for s, hand in enumerate(state.hands):
+            for code in hand:
+                out[at + s * NC + CODE[code]] += 1.0 / HOME_SIZE
+        at += self.seats * NC
+        for code in state.draw:
+            out[at + CODE[code]] += 1.0 / 6
+        at += NC
+        if state.draw:
+            out[at + CODE[state.draw[0]]] = 1.0
+        return out
 
     # -- observation -----------------------------------------------------------------
 

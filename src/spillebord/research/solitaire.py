@@ -5,7 +5,8 @@ open_gaps=True)``: flags as keyword arguments).
 The observation is a float32 array built from the player's ``view`` only (Studenter's
 stock order stays hidden in pass 1); ``info["action_mask"]`` (int8) marks the legal
 action indices.  The deal number comes from ``reset(seed=…)`` or ``options={"deal":
-n}``.  An index outside the mask changes nothing: reward 0, ``info["illegal_action"]``
+n}``, or a position text in the rule book's notation from ``options={"position":
+text}``.  An index outside the mask changes nothing: reward 0, ``info["illegal_action"]``
 True.  The reward comes at the end: the rule book's bonus (3, 2, 1 for a win in round or
 pass 1, 2, 3; 0 for a loss).  Both games allow endless play, so the registered
 environments truncate after ``MAX_STEPS`` steps.
@@ -172,10 +173,17 @@ class SolitaireEnv(gymnasium.Env[np.ndarray, np.int64]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        deal = (options or {}).get("deal")
-        if deal is None:
-            deal = int(self.np_random.integers(MAX_DEAL))
-        obs = self._set(self.game.new(deal=deal, **self.flags))
+        options = options or {}
+        deal, position = options.get("deal"), options.get("position")
+        if position is not None:
+            if deal is not None:
+                raise ValueError("reset options take a deal or a position, not both")
+            state = self.game.parse_position(str(position), **self.flags)
+        else:
+            if deal is None:
+                deal = int(self.np_random.integers(MAX_DEAL))
+            state = self.game.new(deal=deal, **self.flags)
+        obs = self._set(state)
         return obs, self._info()
 
     def step(self, action: np.int64 | int

@@ -8,7 +8,15 @@ Agents are ``player_0`` … ``player_{n−1}`` (seat numbers).  An observation i
 game until it ends (a Gammel Jomfru seat that went out is simply never selected again);
 then every agent is terminated with its reward from the outcome (+1 winner, −1 loser, 0
 otherwise; a kugler team shares it).  A deal number comes from ``reset(seed=…)`` (or
-``options={"deal": n}``), so one seed always gives the same game.  An action index
+``options={"deal": n}``), so one seed always gives the same game; ``options={"position":
+text}`` starts from a position in the rule book's notation (``game.parse_position``).
+
+Options: ``auto_forced=True`` plays every action a seat has no choice about (exactly
+one legal action) for it, so an agent is selected only where it chooses
+(``forced_steps`` counts them; rewards are the same); ``flat=True`` makes the
+observation the float32 Box itself, the mask in ``infos[agent]["action_mask"]`` and
+``action_mask(agent)``.  ``state()`` / ``state_space`` is the whole state, hidden cards
+included, for centralised critics in training only.  An action index
 outside the mask raises ``ValueError`` and changes nothing.
 
 Speed (docs/research.md): a codec's ``tracker()`` encodes observations without building
@@ -44,7 +52,8 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, game: str, codec: Codec, seats: int,
-                 render_mode: str | None = None, **flags: bool) -> None:
+                 render_mode: str | None = None, *, auto_forced: bool = False,
+                 flat: bool = False, **flags: bool) -> None:
         super().__init__()
         self.game = load(game)
         self.seats = self.game.check_seats(seats)
@@ -56,10 +65,16 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.metadata = {**self.metadata, "name": f"spillebord_{game}_{seats}"}
         self.possible_agents = [f"player_{s}" for s in range(self.seats)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        obs = spaces.Dict({
-            "observation": spaces.Box(0.0, 1.0, (codec.size,), np.float32),
+        self.auto_forced = auto_forced
+        self.flat = flat
+        self.forced_steps = 0  # actions auto-played since reset (auto_forced)
+        box = spaces.Box(0.0, 1.0, (codec.size,), np.float32)
+        obs: spaces.Space[Any] = box if flat else spaces.Dict({
+            "observation": box,
             "action_mask": spaces.Box(0, 1, (codec.n_actions,), np.int8),
         })
+        # the whole state, hidden cards included: for centralised critics only
+        self.state_space = spaces.Box(0.0, 1.0, (codec.state_size,), np.float32)
         self.observation_spaces = {a: obs for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(codec.n_actions)
                               for a in self.possible_agents}
@@ -86,17 +101,27 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
-        deal = (options or {}).get("deal")
-        if deal is None:
-            deal = int(self._np_random.integers(MAX_DEAL))
-        self._set(self.game.new(deal=deal, seats=self.seats, **self.flags))
+        options = options or {}
+        deal, position = options.get("deal"), options.get("position")
+        if position is not None:
+            if deal is not None:
+                raise ValueError("reset options take a deal or a position, not both")
+            state = self.game.parse_position(str(position), **self.flags)
+            if state.seats != self.seats:
+                raise ValueError(f"the position has {state.seats} seats, "
+                                 f"the environment {self.seats}")
+        else:
+            if deal is None:
+                deal = int(self._np_random.integers(MAX_DEAL))
+            state = self.game.new(deal=deal, seats=self.seats, **self.flags)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self._mover()
+        self.forced_steps = 0
+        self._advance(state)
 
     def _set(self, state: State) -> None:
         self.state_ = state
@@ -139,7 +164,22 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         mover = self._to_move
         return self.possible_agents[0 if mover is None else mover]
 
-    def observe(self, agent: str) -> ObsDict:
+    def observe(self, agent: str) -> Any:
+        obs = self._observe(agent)
+        return obs["observation"] if self.flat else obs
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """The agent's (read-only) action mask: all zeros unless it is to move."""
+        return self._observe(agent)["action_mask"]
+
+    def state(self) -> np.ndarray:
+        """The **whole** state, every hidden card included (``state_space``;
+        docs/research.md): an input for centralised critics in training only — a
+        seat's policy must read ``observe``, which holds what that seat may see."""
+        assert self.state_ is not None, "reset() first"
+        return self.codec.full_state(self.state_)
+
+    def _observe(self, agent: str) -> ObsDict:
         assert self.state_ is not None, "reset() first"
         seat = self._seat[agent]
         cached = self._cache.get(seat)
@@ -163,9 +203,21 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         # (rewards are all 0 until the game ends, so the mover's cumulative reward
         # already is 0 here)
         assert self.state_ is not None
-        self._set(self.state_.apply_legal(legal))
+        self._advance(self.state_.apply_legal(legal))
+
+    def _advance(self, state: State) -> None:
+        """Move to ``state`` (with ``auto_forced``: and on through every position whose
+        mover has exactly one legal action); the rewards when the game is over."""
+        self._set(state)
+        if self.auto_forced:
+            while len(self._legal) == 1:
+                (only,) = self._legal.values()
+                assert self.state_ is not None
+                self._set(self.state_.apply_legal(only))
+                self.forced_steps += 1
         mover = self._to_move
         if mover is None:
+            assert self.state_ is not None
             outcome = self.state_.outcome
             assert outcome is not None
             for a in self.agents:
@@ -173,6 +225,10 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
                 self.terminations[a] = True
             self._accumulate_rewards()
             mover = 0
+        if self.flat:
+            for seat, a in enumerate(self.possible_agents):
+                self.infos[a]["action_mask"] = (self._mask if seat == self._to_move
+                                                else self._no_moves)
         self.agent_selection = self.possible_agents[mover]
 
     def render(self) -> str | None:
@@ -194,11 +250,16 @@ def _frozen(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def jomfru_env(seats: int = 4, render_mode: str | None = None, **flags: bool) -> TableEnv:
-    """Gammel Jomfru at ``seats`` (2–8); flags as keyword arguments (``nearest_first``)."""
-    return TableEnv("gammel_jomfru", JomfruCodec(seats), seats, render_mode, **flags)
+def jomfru_env(seats: int = 4, render_mode: str | None = None, *, auto_forced: bool = False,
+               flat: bool = False, **flags: bool) -> TableEnv:
+    """Gammel Jomfru at ``seats`` (2–8); flags as keyword arguments (``nearest_first``);
+    ``auto_forced`` and ``flat`` as in the module docstring."""
+    return TableEnv("gammel_jomfru", JomfruCodec(seats), seats, render_mode,
+                    auto_forced=auto_forced, flat=flat, **flags)
 
 
-def kugler_env(seats: int = 4, render_mode: str | None = None, **flags: bool) -> TableEnv:
+def kugler_env(seats: int = 4, render_mode: str | None = None, *, auto_forced: bool = False,
+               flat: bool = False, **flags: bool) -> TableEnv:
     """Kugler og Jokere at ``seats`` (4, 6, 8); flags as keyword arguments."""
-    return TableEnv("kugler", KuglerCodec(seats), seats, render_mode, **flags)
+    return TableEnv("kugler", KuglerCodec(seats), seats, render_mode,
+                    auto_forced=auto_forced, flat=flat, **flags)
