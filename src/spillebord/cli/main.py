@@ -17,8 +17,8 @@ import typer
 from spillebord import games
 from spillebord.cli.analyse import app as analyse_app
 from spillebord.cli.common import FlagOpt, GameArg, clean_errors, parse_flags
-from spillebord.cli.warm import command as warm_command
 from spillebord.cli.ops import db_app, ops_app
+from spillebord.cli.warm import command as warm_command
 from spillebord.core.protocol import Game, State
 
 app = typer.Typer(
