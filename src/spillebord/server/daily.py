@@ -12,8 +12,12 @@ solver proves winnable (``pick_winnable_deal``, ``SOLVE_SECONDS`` per deal, defa
 flags).  The first worker to find it stores it; from then on the stored deal is the
 day's deal.
 
-Each player has one ranked attempt a day (the first match they start from the daily
-page); the leaderboard ranks finished attempts by bonus (more first), then moves (fewer
+Each signed-in account has one ranked attempt a day (the first match it starts from the
+daily page; a guest cannot start one, so a fresh guest id is no new attempt).  During a
+ranked attempt the solver gives no hint and no verdict, and no undo takes back a redeal
+(it would let the player see the next shuffle and choose); undo within a round stays
+allowed and each is counted on the leaderboard (docs/security.md, "The daily deal").
+The leaderboard ranks finished attempts by bonus (more first), then moves (fewer
 first), then time played (less first) — moves and time from the match's clock
 (server/clock.py).  The streak is the number of consecutive days, up to today (or up to
 yesterday while today is not yet played), with an attempt.
@@ -38,6 +42,8 @@ from spillebord.server.storage.daily import DailyRepo
 from spillebord.server.storage.repo import now
 from spillebord.solvers import tables
 
+REDEAL = "redeal"  # the action text of a redeal, in every game with a daily deal
+RANKS = ("bonus", "moves", "seconds")  # what the leaderboard ranks by, in order
 ZONE = ZoneInfo("Europe/Copenhagen")
 SOLVE_SECONDS = 5.0
 router = APIRouter(prefix="/api/daily")
@@ -89,7 +95,8 @@ def ranked(attempts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for a in attempts:
         clock = play_clock(a["created"], a["events"])
         outcome = a["outcome"] or {}
-        rows.append({"name": a["name"], "match_id": a["match_id"],
+        undos = sum(1 for kind, _text, _time in a["events"] if kind == "undo")
+        rows.append({"name": a["name"], "match_id": a["match_id"], "undos": undos,
                      "finished": a["status"] == "finished",
                      "bonus": int(outcome.get("bonus", 0)) if a["status"] == "finished" else 0,
                      "won": bool(outcome.get("winners")), "moves": clock.moves,
@@ -146,10 +153,26 @@ class Daily:
                 "difficulty": None if rated is None else rated[1],
                 "attempt": attempt, "streak": streak_days or 0}
 
+    async def ranked_day(self, match_id: str) -> str | None:
+        """The day whose ranked attempt this match is, or None."""
+        return await asyncio.to_thread(self.repo.attempt_day, match_id)
+
+    async def refuse_help(self, match_id: str) -> None:
+        """No hint and no verdict in a ranked attempt."""
+        if await self.ranked_day(match_id) is not None:
+            raise Refusal("daily_no_help", "this is your ranked attempt at the daily deal: "
+                                           "it gets no hints and no verdict")
+
+    async def refuse_undo(self, match_id: str, last: str | None) -> None:
+        """No undo of a redeal in a ranked attempt (it would show the next shuffle)."""
+        if last == REDEAL and await self.ranked_day(match_id) is not None:
+            raise Refusal("daily_no_undo", "this is your ranked attempt at the daily deal: "
+                                           "a redeal cannot be undone")
+
     async def play(self, game: str, player: str | None) -> dict[str, Any]:
         if player is None:
-            raise Refusal("no_player", "the daily deal is played as a player: send "
-                                       "X-Player or sign in", 401)
+            raise Refusal("daily_account", "the ranked daily deal needs an account: sign "
+                                           "in (or sign up) first", 401)
         day = today()
         _start, deal = await self.deal(game, day)
         if await asyncio.to_thread(self.repo.attempt, game, day, player):
@@ -183,11 +206,12 @@ async def daily_info(request: Request, game: str, x_player: PlayerHeader = None,
 
 
 @router.post("/{game}/play", status_code=201)
-async def daily_play(request: Request, game: str, x_player: PlayerHeader = None,
-                     session: SessionCookie = None) -> dict[str, Any]:
-    """Start the caller's one ranked attempt at today's deal."""
+async def daily_play(request: Request, game: str, session: SessionCookie = None) -> dict[str, Any]:
+    """Start the signed-in account's one ranked attempt at today's deal."""
     daily = daily_of(request)
-    return await daily.play(daily.game(game), await _player(request, session, x_player))
+    key = daily.game(game)
+    hub: Hub = request.app.state.hub
+    return await daily.play(key, await hub.people.session_player(session))
 
 
 @router.get("/{game}/leaderboard")
@@ -200,7 +224,7 @@ async def daily_leaderboard(request: Request, game: str,
     start, deal = await daily.deal(key, day)
     attempts = await asyncio.to_thread(daily.repo.attempts, key, day)
     return {"game": key, "day": day, "start": start, "deal": deal,
-            "players": ranked(attempts)}
+            "ranks": list(RANKS), "players": ranked(attempts)}
 
 
 @router.get("/{game}/days")

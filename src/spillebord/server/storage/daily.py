@@ -60,6 +60,13 @@ class DailyRepo:
                 daily_attempts.c.player_id == player_id)).scalar()
         return found
 
+    def attempt_day(self, match_id: str) -> str | None:
+        """The day of the ranked attempt that is this match, or None."""
+        with self.engine.connect() as conn:
+            found: str | None = conn.execute(select(daily_attempts.c.day).where(
+                daily_attempts.c.match_id == match_id)).scalar()
+        return found
+
     def days_played(self, game: str, player_id: str) -> list[str]:
         with self.engine.connect() as conn:
             return [r.day for r in conn.execute(

@@ -1,0 +1,115 @@
+"""The ranked daily deal against the cheating player (issue 28; docs/security.md, "The
+daily deal"), on the real app and SQLite: only a signed-in account starts a ranked
+attempt, once a day (a fresh guest id is no new attempt); the attempt gets no hint and
+no verdict and cannot undo a redeal, while undo within a round works and is counted on
+the leaderboard, which says what it ranks by."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import httpx
+from tests.server.live import Client, LiveServer
+
+GAME = "posthus"
+PASSWORD = "Blåbær-Kage 7 af tårnet"
+_n = itertools.count(1)
+
+
+async def account(server: LiveServer, name: str) -> httpx.AsyncClient:
+    """A browser signed in to a new account (its own cookie jar)."""
+    http = httpx.AsyncClient(base_url=server.http, timeout=60)
+    r = await http.post("/api/account", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    return http
+
+
+def code(r: httpx.Response) -> str:
+    detail: dict[str, Any] = r.json()["detail"]
+    assert detail["reason"]
+    return str(detail["code"])
+
+
+async def refused(c: Client, t: str, **d: Any) -> str:
+    await c.send(t, **d)
+    msg = await c.expect("error")
+    assert msg["d"]["reason"]
+    return str(msg["d"]["code"])
+
+
+async def test_a_ranked_attempt_needs_an_account_once_a_day(server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=server.http, timeout=60) as http:
+        for _ in range(3):  # each fresh guest id: refused, not another attempt
+            pid = (await http.post("/api/players")).json()["player_id"]
+            r = await http.post(f"/api/daily/{GAME}/play", headers={"X-Player": pid})
+            assert r.status_code == 401 and code(r) == "daily_account", r.text
+        r = await http.post(f"/api/daily/{GAME}/play")
+        assert r.status_code == 401 and code(r) == "daily_account"
+        board = (await http.get(f"/api/daily/{GAME}/leaderboard")).json()
+        assert board["players"] == []
+    me = await account(server, f"Dagen {next(_n)}")
+    try:
+        r = await me.post(f"/api/daily/{GAME}/play")
+        assert r.status_code == 201, r.text
+        r = await me.post(f"/api/daily/{GAME}/play")
+        assert r.status_code == 409 and code(r) == "already_played"
+        # The same account with a guest id beside it is still the account.
+        pid = (await me.post("/api/players")).json()["player_id"]
+        r = await me.post(f"/api/daily/{GAME}/play", headers={"X-Player": pid})
+        assert r.status_code == 409 and code(r) == "already_played"
+    finally:
+        await me.aclose()
+
+
+async def test_no_help_and_no_undo_of_a_redeal_in_a_ranked_attempt(
+        server: LiveServer) -> None:
+    me = await account(server, f"Dagen {next(_n)}")
+    try:
+        made = (await me.post(f"/api/daily/{GAME}/play")).json()
+        c = await Client.open(server.ws, made["match_id"], made["token"])
+        await c.expect("welcome")
+        await c.expect("state")
+        assert await refused(c, "hint") == "daily_no_help"
+        assert await refused(c, "verdict") == "daily_no_help"
+
+        def a_move() -> str:
+            assert c.state is not None
+            return next(a for a in c.state["legal"] if a not in ("redeal", "resign"))
+
+        async def act(action: str) -> None:
+            await c.send("act", action=action)
+            await c.until(lambda s, v=c.version: c.version > v)
+
+        async def undo() -> None:
+            await c.send("undo")
+            await c.until(lambda s, v=c.version: c.version > v)
+
+        await act(a_move())
+        await undo()  # within a round: allowed, and counted
+        await act("redeal")
+        assert await refused(c, "undo") == "daily_no_undo"
+        await act(a_move())
+        await undo()  # back to just after the redeal: allowed
+        assert await refused(c, "undo") == "daily_no_undo"
+        await act("resign")
+        await c.close()
+        board = (await me.get(f"/api/daily/{GAME}/leaderboard")).json()
+        assert board["ranks"] == ["bonus", "moves", "seconds"]
+        row = next(p for p in board["players"] if p["match_id"] == made["match_id"])
+        assert row["undos"] == 2 and row["rank"] is not None
+        # An ordinary game of the same deal still has hints and undo of a redeal.
+        plain = (await me.post("/api/matches", json={"game": GAME, "seats": ["me"],
+                                                     "deal": 7})).json()
+        p = await Client.open(server.ws, plain["match_id"], plain["token"])
+        await p.expect("welcome")
+        await p.expect("state")
+        await p.send("hint")
+        assert (await p.expect("hint", timeout=30))["d"]["action"]
+        await p.send("act", action="redeal")
+        await p.until(lambda s, v=p.version: p.version > v)
+        await p.send("undo")
+        await p.until(lambda s, v=p.version: p.version > v)
+        await p.close()
+    finally:
+        await me.aclose()
