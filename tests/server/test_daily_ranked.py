@@ -2,7 +2,8 @@
 daily deal"), on the real app and SQLite: only a signed-in account starts a ranked
 attempt, once a day (a fresh guest id is no new attempt); the attempt gets no hint and
 no verdict and cannot undo a redeal, while undo within a round works and is counted on
-the leaderboard, which says what it ranks by."""
+the leaderboard, which says what it ranks by; a finished attempt is no longer offered
+to continue, and the attempt's page can tell it is the daily deal."""
 
 from __future__ import annotations
 
@@ -98,9 +99,18 @@ async def test_no_help_and_no_undo_of_a_redeal_in_a_ranked_attempt(
         assert board["ranks"] == ["bonus", "moves", "seconds"]
         row = next(p for p in board["players"] if p["match_id"] == made["match_id"])
         assert row["undos"] == 2 and row["rank"] is not None
+        # The finished attempt: the daily page offers its replay, the play page says
+        # it is the daily deal's ranked attempt.
+        info = (await me.get(f"/api/daily/{GAME}")).json()
+        assert info["attempt"] == made["match_id"] and info["attempt_finished"] is True
+        about = (await me.get(f"/api/daily/attempt/{made['match_id']}")).json()
+        assert about == {"match_id": made["match_id"], "game": GAME, "day": info["day"],
+                         "finished": True}
         # An ordinary game of the same deal still has hints and undo of a redeal.
         plain = (await me.post("/api/matches", json={"game": GAME, "seats": ["me"],
                                                      "deal": 7})).json()
+        r = await me.get(f"/api/daily/attempt/{plain['match_id']}")
+        assert r.status_code == 404 and code(r) == "not_daily"
         p = await Client.open(server.ws, plain["match_id"], plain["token"])
         await p.expect("welcome")
         await p.expect("state")

@@ -148,10 +148,15 @@ class Daily:
             attempt = await asyncio.to_thread(self.repo.attempt, game, day, player)
             streak_days = streak(await asyncio.to_thread(self.repo.days_played, game, player),
                                  day)
+        finished = False
+        if attempt is not None:
+            found = await asyncio.to_thread(self.repo.attempt_of, attempt)
+            finished = found is not None and found[2]
         rated = tables.difficulty(game, deal, {})
         return {"game": game, "day": day, "start": start, "deal": deal,
                 "difficulty": None if rated is None else rated[1],
-                "attempt": attempt, "streak": streak_days or 0}
+                "attempt": attempt, "attempt_finished": finished,
+                "streak": streak_days or 0}
 
     async def ranked_day(self, match_id: str) -> str | None:
         """The day whose ranked attempt this match is, or None."""
@@ -195,6 +200,18 @@ def daily_of(request: Request) -> Daily:
 async def _player(request: Request, session: str | None, x_player: str | None) -> str | None:
     hub: Hub = request.app.state.hub
     return await hub.people.acting(session, check_player(x_player))
+
+
+@router.get("/attempt/{match_id}")
+async def daily_attempt(request: Request, match_id: str) -> dict[str, Any]:
+    """Whether the match is a ranked daily attempt: its game, day and whether it has
+    finished (the play page says so); 404 ``not_daily`` when it is not one."""
+    daily = daily_of(request)
+    found = await asyncio.to_thread(daily.repo.attempt_of, match_id[:64])
+    if found is None:
+        raise Refusal("not_daily", "this match is not a ranked daily attempt", 404)
+    game, day, finished = found
+    return {"match_id": match_id, "game": game, "day": day, "finished": finished}
 
 
 @router.get("/{game}")

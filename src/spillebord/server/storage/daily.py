@@ -62,10 +62,18 @@ class DailyRepo:
 
     def attempt_day(self, match_id: str) -> str | None:
         """The day of the ranked attempt that is this match, or None."""
+        found = self.attempt_of(match_id)
+        return None if found is None else found[1]
+
+    def attempt_of(self, match_id: str) -> tuple[str, str, bool] | None:
+        """The game and day of the ranked attempt that is this match and whether it
+        has finished, or None."""
         with self.engine.connect() as conn:
-            found: str | None = conn.execute(select(daily_attempts.c.day).where(
-                daily_attempts.c.match_id == match_id)).scalar()
-        return found
+            row = conn.execute(select(daily_attempts.c.game, daily_attempts.c.day,
+                                      matches.c.status)
+                               .join(matches, matches.c.id == daily_attempts.c.match_id)
+                               .where(daily_attempts.c.match_id == match_id)).first()
+        return None if row is None else (row.game, row.day, row.status == "finished")
 
     def days_played(self, game: str, player_id: str) -> list[str]:
         with self.engine.connect() as conn:

@@ -127,7 +127,17 @@ export interface DailyInfo {
   difficulty: "easy" | "medium" | "hard" | null;
   /** the caller's match of the day, if started */
   attempt: string | null;
+  /** whether that attempt has finished */
+  attempt_finished: boolean;
   streak: number;
+}
+
+/** @wire GET /api/daily/attempt/{match_id} */
+export interface DailyAttempt {
+  match_id: string;
+  game: string;
+  day: string;
+  finished: boolean;
 }
 
 /** @wire GET /api/daily/{game}/leaderboard */
@@ -136,6 +146,8 @@ export interface DailyBoard {
   day: string;
   start: number;
   deal: number;
+  /** what the board ranks by, in order */
+  ranks: ("bonus" | "moves" | "seconds")[];
   players: DailyRow[];
 }
 
@@ -149,6 +161,7 @@ export interface DailyRow {
   won: boolean;
   moves: number;
   seconds: number;
+  undos: number;
 }
 
 /** @wire GET /api/daily/{game}/days */
