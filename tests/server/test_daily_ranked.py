@@ -3,15 +3,20 @@ daily deal"), on the real app and SQLite: only a signed-in account starts a rank
 attempt, once a day (a fresh guest id is no new attempt); the attempt gets no hint and
 no verdict and cannot undo a redeal, while undo within a round works and is counted on
 the leaderboard, which says what it ranks by; a finished attempt is no longer offered
-to continue, and the attempt's page can tell it is the daily deal."""
+to continue, and the attempt's page can tell it is the daily deal; until the day is
+over no one else gets an attempt's match id, record or replay."""
 
 from __future__ import annotations
 
 import itertools
+from datetime import date, timedelta
 from typing import Any
 
 import httpx
+from sqlalchemy import create_engine, select, update
 from tests.server.live import Client, LiveServer
+
+from spillebord.server.storage.models import daily_attempts, daily_deals
 
 GAME = "posthus"
 PASSWORD = "Blåbær-Kage 7 af tårnet"
@@ -65,7 +70,8 @@ async def test_a_ranked_attempt_needs_an_account_once_a_day(server: LiveServer) 
 
 async def test_no_help_and_no_undo_of_a_redeal_in_a_ranked_attempt(
         server: LiveServer) -> None:
-    me = await account(server, f"Dagen {next(_n)}")
+    name = f"Dagen {next(_n)}"
+    me = await account(server, name)
     try:
         made = (await me.post(f"/api/daily/{GAME}/play")).json()
         c = await Client.open(server.ws, made["match_id"], made["token"])
@@ -97,7 +103,7 @@ async def test_no_help_and_no_undo_of_a_redeal_in_a_ranked_attempt(
         await c.close()
         board = (await me.get(f"/api/daily/{GAME}/leaderboard")).json()
         assert board["ranks"] == ["bonus", "moves", "seconds"]
-        row = next(p for p in board["players"] if p["match_id"] == made["match_id"])
+        row = next(p for p in board["players"] if p["name"] == name)
         assert row["undos"] == 2 and row["rank"] is not None
         # The finished attempt: the daily page offers its replay, the play page says
         # it is the daily deal's ranked attempt.
@@ -121,5 +127,50 @@ async def test_no_help_and_no_undo_of_a_redeal_in_a_ranked_attempt(
         await p.send("undo")
         await p.until(lambda s, v=p.version: p.version > v)
         await p.close()
+    finally:
+        await me.aclose()
+
+
+async def test_other_players_attempts_open_when_the_day_is_over(
+        server: LiveServer) -> None:
+    me = await account(server, f"Dagen {next(_n)}")
+    try:
+        made = (await me.post(f"/api/daily/{GAME}/play")).json()
+        c = await Client.open(server.ws, made["match_id"], made["token"])
+        await c.expect("welcome")
+        await c.expect("state")
+        await c.send("act", action="resign")
+        await c.until(lambda s: s["outcome"] is not None)
+        await c.close()
+        mine = {"Authorization": f"Bearer {made['token']}"}
+        async with httpx.AsyncClient(base_url=server.http, timeout=60) as other:
+            for path in ("record", "replay?step=0"):
+                url = f"/api/matches/{made['match_id']}/{path}"
+                r = await other.get(url)
+                assert r.status_code == 403 and code(r) == "daily_running", r.text
+                assert (await other.get(url, headers=mine)).status_code == 200
+            board = (await other.get(f"/api/daily/{GAME}/leaderboard")).json()
+            assert board["players"] and all(p["match_id"] is None
+                                            for p in board["players"])
+            assert made["match_id"] not in str(board)
+            # The day is over: move the attempt to yesterday (the deal with it).
+            day = board["day"]
+            yesterday = (date.fromisoformat(day) - timedelta(days=1)).isoformat()
+            engine = create_engine(server.settings.db_url)
+            with engine.begin() as conn:
+                if conn.execute(select(daily_deals.c.day).where(
+                        daily_deals.c.game == GAME,
+                        daily_deals.c.day == yesterday)).first() is None:
+                    conn.execute(update(daily_deals).where(
+                        daily_deals.c.game == GAME, daily_deals.c.day == day)
+                        .values(day=yesterday))
+                conn.execute(update(daily_attempts).where(
+                    daily_attempts.c.match_id == made["match_id"]).values(day=yesterday))
+            engine.dispose()
+            for path in ("record", "replay?step=0"):
+                r = await other.get(f"/api/matches/{made['match_id']}/{path}")
+                assert r.status_code == 200, r.text
+            past = (await other.get(f"/api/daily/{GAME}/leaderboard?day={yesterday}")).json()
+            assert [p["match_id"] for p in past["players"]] == [made["match_id"]]
     finally:
         await me.aclose()

@@ -16,7 +16,9 @@ Each signed-in account has one ranked attempt a day (the first match it starts f
 daily page; a guest cannot start one, so a fresh guest id is no new attempt).  During a
 ranked attempt the solver gives no hint and no verdict, and no undo takes back a redeal
 (it would let the player see the next shuffle and choose); undo within a round stays
-allowed and each is counted on the leaderboard (docs/security.md, "The daily deal").
+allowed and each is counted on the leaderboard.  Until the day is over (Copenhagen
+time) the leaderboard names no attempt's match and another player's attempt has no
+record or replay (docs/security.md, "The daily deal").
 The leaderboard ranks finished attempts by bonus (more first), then moves (fewer
 first), then time played (less first) — moves and time from the match's clock
 (server/clock.py).  The streak is the number of consecutive days, up to today (or up to
@@ -174,6 +176,16 @@ class Daily:
             raise Refusal("daily_no_undo", "this is your ranked attempt at the daily deal: "
                                            "a redeal cannot be undone")
 
+    async def refuse_record(self, match_id: str, seat: int | None) -> None:
+        """Another player's ranked attempt (its line, record, replay) opens only when
+        its day is over in Europe/Copenhagen; the attempt's own seat may read it."""
+        if seat is not None:
+            return
+        day = await self.ranked_day(match_id)
+        if day is not None and day >= today():
+            raise Refusal("daily_running", "this is a ranked attempt at today's daily "
+                                           "deal: it opens when the day is over", 403)
+
     async def play(self, game: str, player: str | None) -> dict[str, Any]:
         if player is None:
             raise Refusal("daily_account", "the ranked daily deal needs an account: sign "
@@ -240,8 +252,11 @@ async def daily_leaderboard(request: Request, game: str,
     day = day or today()
     start, deal = await daily.deal(key, day)
     attempts = await asyncio.to_thread(daily.repo.attempts, key, day)
+    players = ranked(attempts)
+    if day >= today():  # the attempts (their lines) open when the day is over
+        players = [{**p, "match_id": None} for p in players]
     return {"game": key, "day": day, "start": start, "deal": deal,
-            "ranks": list(RANKS), "players": ranked(attempts)}
+            "ranks": list(RANKS), "players": players}
 
 
 @router.get("/{game}/days")

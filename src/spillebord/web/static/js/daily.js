@@ -34,7 +34,7 @@ async function board(box, g, day) {
     .map((k) => el("th", { scope: "col", text: t(k) })))));
   const body = el("tbody");
   for (const p of data.players) {
-    const name = p.finished ? el("a", { href: `/replay/${p.match_id}`, text: p.name || t("lobby.guest") }) : (p.name || t("lobby.guest"));
+    const name = p.finished && p.match_id ? el("a", { href: `/replay/${p.match_id}`, text: p.name || t("lobby.guest") }) : (p.name || t("lobby.guest"));
     body.append(el("tr", {}, el("td", { text: p.rank === null ? t("daily.playing") : String(p.rank) }),
       el("th", { scope: "row" }, name), el("td", { text: String(p.bonus) }), el("td", { text: String(p.moves) }),
       el("td", { text: clock(p.seconds) }), el("td", { class: "daily-undos", text: String(p.undos) })));

@@ -155,7 +155,8 @@ export interface DailyBoard {
 export interface DailyRow {
   rank: number | null;
   name: string | null;
-  match_id: string;
+  /** null until the day is over */
+  match_id: string | null;
   finished: boolean;
   bonus: number;
   won: boolean;
