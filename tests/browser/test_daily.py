@@ -1,7 +1,9 @@
-"""The daily deal in Chromium (issue 15): two named players (Danish desktop, English
-phone) play today's Posthuskabalen from the daily page — one wins by following the
-hints, the other gives up — and the day's leaderboard orders them right; the second
-visit offers to continue, not a second ranked attempt."""
+"""The daily deal in Chromium (issues 15 and 28): two signed-in accounts (Danish
+desktop, English phone) play today's Posthuskabalen from the daily page — one wins by
+playing a line the test's own solver found (the ranked attempt has no hint button and
+its page says it is the daily deal), the other gives up — and the day's leaderboard
+orders them right, says what it ranks by and shows the undos; the second visit offers
+the finished attempt's replay, not to continue it and not a second ranked attempt."""
 
 from __future__ import annotations
 
@@ -10,28 +12,40 @@ from typing import Any
 
 import pytest
 
-from .helpers import api, name_myself, need_game, shot, wait_ready
+from spillebord import games, solvers
+
+from .helpers import api, need_game, shot, wait_ready
+from .test_rated_game import sign_up
 
 pytestmark = pytest.mark.browser
 GAME = "posthus"
-# Ask the server for a hint, play it, until the game is over (the hints of a winnable
-# deal walk one winning line).
-HINTPLAY = """async () => {
+# Play the given line, one action after the other, until the game is over.
+LINEPLAY = """async (line) => {
   const g = window.__spillebord;
   const until = async (f) => {
     for (let i = 0; i < 600 && !f(); i++) await new Promise(r => setTimeout(r, 25));
   };
-  for (let i = 0; i < 500 && !g.state.outcome; i++) {
-    const n = g.hints || 0;
-    g.session.hint();
-    await until(() => (g.hints || 0) > n);
-    if (!g.hint) return false;
+  for (const action of line) {
+    if (g.state.outcome) break;
     const v = g.session.version;
-    g.session.act(g.hint);
+    g.session.act(action);
     await until(() => g.session.version > v || g.state.outcome);
   }
   return Boolean(g.state.outcome && g.state.outcome.winners.length);
 }"""
+
+
+def winning_line(deal: int) -> list[str]:
+    """The bundled solver's hints from the start: one winning line of the deal."""
+    solver = solvers.load(GAME)
+    state = games.load(GAME).new(deal=deal)
+    line = []
+    while state.outcome is None and len(line) < 400:
+        action = solver.hint(state, 2.0)
+        assert action is not None
+        line.append(str(action))
+        state = state.apply(str(action))
+    return line
 
 
 def open_daily(page: Any, server: str) -> Any:
@@ -46,8 +60,8 @@ def test_two_players_on_the_daily_posthus(contexts: Any, server: str) -> None:
     a_name, b_name = f"Dag A {stamp}", f"Dag B {stamp}"
     a = contexts(viewport={"width": 1366, "height": 768}).new_page()
     b = contexts(viewport={"width": 390, "height": 844}, has_touch=True).new_page()
-    name_myself(a, server, a_name, "da")
-    name_myself(b, server, b_name, "en")
+    sign_up(a, server, a_name, "da")
+    sign_up(b, server, b_name, "en")
     card = open_daily(a, server)
     deal = card.locator(".table-meta").first.inner_text()
     card.locator("button.daily-play").click()
@@ -57,7 +71,9 @@ def test_two_players_on_the_daily_posthus(contexts: Any, server: str) -> None:
     assert f"nr. {today['deal']}" in deal
     match_id = a.url.split("/play/")[1].split("#")[0]
     assert api(server, f"/api/matches/{match_id}")["deal"] == today["deal"]
-    assert a.evaluate(HINTPLAY) is True
+    assert a.locator(".daily-ranked").inner_text().startswith("Dagens kabale")
+    assert not a.locator("#hint").is_visible()
+    assert a.evaluate(LINEPLAY, winning_line(today["deal"])) is True
     # B gives up at once.
     card_b = open_daily(b, server)
     card_b.locator("button.daily-play").click()
@@ -68,7 +84,9 @@ def test_two_players_on_the_daily_posthus(contexts: Any, server: str) -> None:
     b.wait_for_function("() => window.__spillebord.state.outcome", timeout=15000)
     # The leaderboard: the winner first.
     card_b = open_daily(b, server)
-    assert card_b.locator("button.daily-play").inner_text() == "Continue your attempt"
+    assert card_b.locator("button.daily-play").inner_text() == "See your attempt"
+    assert "Ranked by bonus" in card_b.locator(".daily-ranks").inner_text()
+    assert card_b.locator("table.daily-board thead").inner_text().split()[-1] == "Undos"
     rows = card_b.locator("table.daily-board tbody tr th").all_inner_texts()
     assert rows.index(a_name) < rows.index(b_name), rows
     shot(b, "daily-en-390")

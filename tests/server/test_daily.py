@@ -21,9 +21,12 @@ GAME = "posthus"
 
 
 async def guest(http: httpx.AsyncClient, name: str) -> dict[str, str]:
-    pid = (await http.post("/api/players")).json()["player_id"]
-    await http.put("/api/me/name", json={"name": name}, headers={"X-Player": pid})
-    return {"X-Player": pid}
+    """A signed-in account (the ranked daily needs one): its session cookie."""
+    async with httpx.AsyncClient(base_url=http.base_url, timeout=60) as own:
+        r = await own.post("/api/account", json={"name": name,
+                                                 "password": "Blåbær-Kage 7 af tårnet"})
+        assert r.status_code == 201, r.text
+        return {"Cookie": f"spillebord_session={own.cookies['spillebord_session']}"}
 
 
 async def win_with_hints(server: LiveServer, made: dict[str, Any], deal: int) -> None:
@@ -71,15 +74,15 @@ async def test_the_daily_deal(server: LiveServer) -> None:
         for who in (a, b, c):
             r = await http.post(f"/api/daily/{GAME}/play", headers=who)
             assert r.status_code == 201, r.text
-            plays[who["X-Player"]] = r.json()
+            plays[who["Cookie"]] = r.json()
             match = (await http.get(f"/api/matches/{r.json()['match_id']}")).json()
             assert match["deal"] == deal
         r = await http.post(f"/api/daily/{GAME}/play", headers=a)
         assert r.status_code == 409 and r.json()["detail"]["code"] == "already_played"
         again = (await http.get(f"/api/daily/{GAME}", headers=a)).json()
-        assert again["attempt"] == plays[a["X-Player"]]["match_id"] and again["streak"] == 1
-        await win_with_hints(server, plays[a["X-Player"]], deal)
-        await resign(server, plays[b["X-Player"]])
+        assert again["attempt"] == plays[a["Cookie"]]["match_id"] and again["streak"] == 1
+        await win_with_hints(server, plays[a["Cookie"]], deal)
+        await resign(server, plays[b["Cookie"]])
         board = (await http.get(f"/api/daily/{GAME}/leaderboard")).json()
         rows = [p for p in board["players"] if p["name"] in ("Dagens A", "Dagens B",
                                                              "Dagens C")]
@@ -96,7 +99,7 @@ async def test_the_daily_deal(server: LiveServer) -> None:
             r = await http.get(path)
             assert r.status_code == status and r.json()["detail"]["code"] == code, r.text
         r = await http.post(f"/api/daily/{GAME}/play")
-        assert r.status_code == 401 and r.json()["detail"]["code"] == "no_player"
+        assert r.status_code == 401 and r.json()["detail"]["code"] == "daily_account"
         await asyncio.sleep(0)
 
 

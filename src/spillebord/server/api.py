@@ -118,6 +118,7 @@ async def readable(request: Request, match_id: str,
     seat = session.seat_for_token(token) if token else None
     if session.running and not (session.solitaire and seat is not None):
         raise Refusal("running", "the record is available when the game is over", 403)
+    await hub.daily.refuse_record(match_id, seat)
     return session, seat
 
 

@@ -12,8 +12,14 @@ solver proves winnable (``pick_winnable_deal``, ``SOLVE_SECONDS`` per deal, defa
 flags).  The first worker to find it stores it; from then on the stored deal is the
 day's deal.
 
-Each player has one ranked attempt a day (the first match they start from the daily
-page); the leaderboard ranks finished attempts by bonus (more first), then moves (fewer
+Each signed-in account has one ranked attempt a day (the first match it starts from the
+daily page; a guest cannot start one, so a fresh guest id is no new attempt).  During a
+ranked attempt the solver gives no hint and no verdict, and no undo takes back a redeal
+(it would let the player see the next shuffle and choose); undo within a round stays
+allowed and each is counted on the leaderboard.  Until the day is over (Copenhagen
+time) the leaderboard names no attempt's match and another player's attempt has no
+record or replay (docs/security.md, "The daily deal").
+The leaderboard ranks finished attempts by bonus (more first), then moves (fewer
 first), then time played (less first) — moves and time from the match's clock
 (server/clock.py).  The streak is the number of consecutive days, up to today (or up to
 yesterday while today is not yet played), with an attempt.
@@ -38,6 +44,8 @@ from spillebord.server.storage.daily import DailyRepo
 from spillebord.server.storage.repo import now
 from spillebord.solvers import tables
 
+REDEAL = "redeal"  # the action text of a redeal, in every game with a daily deal
+RANKS = ("bonus", "moves", "seconds")  # what the leaderboard ranks by, in order
 ZONE = ZoneInfo("Europe/Copenhagen")
 SOLVE_SECONDS = 5.0
 router = APIRouter(prefix="/api/daily")
@@ -89,7 +97,8 @@ def ranked(attempts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for a in attempts:
         clock = play_clock(a["created"], a["events"])
         outcome = a["outcome"] or {}
-        rows.append({"name": a["name"], "match_id": a["match_id"],
+        undos = sum(1 for kind, _text, _time in a["events"] if kind == "undo")
+        rows.append({"name": a["name"], "match_id": a["match_id"], "undos": undos,
                      "finished": a["status"] == "finished",
                      "bonus": int(outcome.get("bonus", 0)) if a["status"] == "finished" else 0,
                      "won": bool(outcome.get("winners")), "moves": clock.moves,
@@ -141,15 +150,46 @@ class Daily:
             attempt = await asyncio.to_thread(self.repo.attempt, game, day, player)
             streak_days = streak(await asyncio.to_thread(self.repo.days_played, game, player),
                                  day)
+        finished = False
+        if attempt is not None:
+            found = await asyncio.to_thread(self.repo.attempt_of, attempt)
+            finished = found is not None and found[2]
         rated = tables.difficulty(game, deal, {})
         return {"game": game, "day": day, "start": start, "deal": deal,
                 "difficulty": None if rated is None else rated[1],
-                "attempt": attempt, "streak": streak_days or 0}
+                "attempt": attempt, "attempt_finished": finished,
+                "streak": streak_days or 0}
+
+    async def ranked_day(self, match_id: str) -> str | None:
+        """The day whose ranked attempt this match is, or None."""
+        return await asyncio.to_thread(self.repo.attempt_day, match_id)
+
+    async def refuse_help(self, match_id: str) -> None:
+        """No hint and no verdict in a ranked attempt."""
+        if await self.ranked_day(match_id) is not None:
+            raise Refusal("daily_no_help", "this is your ranked attempt at the daily deal: "
+                                           "it gets no hints and no verdict")
+
+    async def refuse_undo(self, match_id: str, last: str | None) -> None:
+        """No undo of a redeal in a ranked attempt (it would show the next shuffle)."""
+        if last == REDEAL and await self.ranked_day(match_id) is not None:
+            raise Refusal("daily_no_undo", "this is your ranked attempt at the daily deal: "
+                                           "a redeal cannot be undone")
+
+    async def refuse_record(self, match_id: str, seat: int | None) -> None:
+        """Another player's ranked attempt (its line, record, replay) opens only when
+        its day is over in Europe/Copenhagen; the attempt's own seat may read it."""
+        if seat is not None:
+            return
+        day = await self.ranked_day(match_id)
+        if day is not None and day >= today():
+            raise Refusal("daily_running", "this is a ranked attempt at today's daily "
+                                           "deal: it opens when the day is over", 403)
 
     async def play(self, game: str, player: str | None) -> dict[str, Any]:
         if player is None:
-            raise Refusal("no_player", "the daily deal is played as a player: send "
-                                       "X-Player or sign in", 401)
+            raise Refusal("daily_account", "the ranked daily deal needs an account: sign "
+                                           "in (or sign up) first", 401)
         day = today()
         _start, deal = await self.deal(game, day)
         if await asyncio.to_thread(self.repo.attempt, game, day, player):
@@ -174,6 +214,18 @@ async def _player(request: Request, session: str | None, x_player: str | None) -
     return await hub.people.acting(session, check_player(x_player))
 
 
+@router.get("/attempt/{match_id}")
+async def daily_attempt(request: Request, match_id: str) -> dict[str, Any]:
+    """Whether the match is a ranked daily attempt: its game, day and whether it has
+    finished (the play page says so); 404 ``not_daily`` when it is not one."""
+    daily = daily_of(request)
+    found = await asyncio.to_thread(daily.repo.attempt_of, match_id[:64])
+    if found is None:
+        raise Refusal("not_daily", "this match is not a ranked daily attempt", 404)
+    game, day, finished = found
+    return {"match_id": match_id, "game": game, "day": day, "finished": finished}
+
+
 @router.get("/{game}")
 async def daily_info(request: Request, game: str, x_player: PlayerHeader = None,
                      session: SessionCookie = None) -> dict[str, Any]:
@@ -183,11 +235,12 @@ async def daily_info(request: Request, game: str, x_player: PlayerHeader = None,
 
 
 @router.post("/{game}/play", status_code=201)
-async def daily_play(request: Request, game: str, x_player: PlayerHeader = None,
-                     session: SessionCookie = None) -> dict[str, Any]:
-    """Start the caller's one ranked attempt at today's deal."""
+async def daily_play(request: Request, game: str, session: SessionCookie = None) -> dict[str, Any]:
+    """Start the signed-in account's one ranked attempt at today's deal."""
     daily = daily_of(request)
-    return await daily.play(daily.game(game), await _player(request, session, x_player))
+    key = daily.game(game)
+    hub: Hub = request.app.state.hub
+    return await daily.play(key, await hub.people.session_player(session))
 
 
 @router.get("/{game}/leaderboard")
@@ -199,8 +252,11 @@ async def daily_leaderboard(request: Request, game: str,
     day = day or today()
     start, deal = await daily.deal(key, day)
     attempts = await asyncio.to_thread(daily.repo.attempts, key, day)
+    players = ranked(attempts)
+    if day >= today():  # the attempts (their lines) open when the day is over
+        players = [{**p, "match_id": None} for p in players]
     return {"game": key, "day": day, "start": start, "deal": deal,
-            "players": ranked(attempts)}
+            "ranks": list(RANKS), "players": players}
 
 
 @router.get("/{game}/days")

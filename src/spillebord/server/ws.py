@@ -290,6 +290,8 @@ class Connection:
         self.acked = True
 
     async def on_undo(self, v: Any, _d: dict[str, Any]) -> None:
+        applied = self.session.applied
+        await self.hub.daily.refuse_undo(self.session.id, applied[-1] if applied else None)
         await self.session.undo(self.seat, self._version(v))
         self.acked = True
 
@@ -340,6 +342,7 @@ class Connection:
 
     async def _solve(self, kind: str) -> None:
         self._solitaire_seat()
+        await self.hub.daily.refuse_help(self.session.id)
         session = self.session
         needed = "hint" if kind == "hint" else "solve"
         if not compute.solver_offers(session.row.game, needed):

@@ -60,6 +60,21 @@ class DailyRepo:
                 daily_attempts.c.player_id == player_id)).scalar()
         return found
 
+    def attempt_day(self, match_id: str) -> str | None:
+        """The day of the ranked attempt that is this match, or None."""
+        found = self.attempt_of(match_id)
+        return None if found is None else found[1]
+
+    def attempt_of(self, match_id: str) -> tuple[str, str, bool] | None:
+        """The game and day of the ranked attempt that is this match and whether it
+        has finished, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(daily_attempts.c.game, daily_attempts.c.day,
+                                      matches.c.status)
+                               .join(matches, matches.c.id == daily_attempts.c.match_id)
+                               .where(daily_attempts.c.match_id == match_id)).first()
+        return None if row is None else (row.game, row.day, row.status == "finished")
+
     def days_played(self, game: str, player_id: str) -> list[str]:
         with self.engine.connect() as conn:
             return [r.day for r in conn.execute(

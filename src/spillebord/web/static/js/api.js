@@ -158,6 +158,8 @@ export const playDaily = (game) => request("POST", `/api/daily/${encodeURICompon
 /** @param {string} game @param {string} day @returns {Promise<import("./protocol").DailyBoard>} */
 export const dailyLeaderboard = (game, day) =>
   request("GET", `/api/daily/${encodeURIComponent(game)}/leaderboard?day=${encodeURIComponent(day)}`);
+/** @param {string} matchId @returns {Promise<import("./protocol").DailyAttempt>} */
+export const dailyAttempt = (matchId) => request("GET", `/api/daily/attempt/${encodeURIComponent(matchId)}`);
 /** @param {string} game @returns {Promise<import("./protocol").DailyDays>} */
 export const dailyDays = (game) => request("GET", `/api/daily/${encodeURIComponent(game)}/days`);
 

@@ -28,17 +28,18 @@ async function board(box, g, day) {
   const data = await dailyLeaderboard(g.key, day);
   box.append(el("p", { class: "table-meta" }, t("daily.deal_of", { day: data.day, deal: data.deal }), " ",
     el("a", { href: `/?game=${g.key}&deal=${data.deal}`, text: t("daily.see_deal") })));
+  box.append(el("p", { class: "table-meta daily-ranks", text: t("daily.ranks_by") }));
   const table = el("table", { class: "stats-table daily-board", "data-game": g.key });
-  table.append(el("thead", {}, el("tr", {}, ...["rating.rank", "rating.name", "daily.bonus", "daily.moves", "daily.time"]
+  table.append(el("thead", {}, el("tr", {}, ...["rating.rank", "rating.name", "daily.bonus", "daily.moves", "daily.time", "daily.undos"]
     .map((k) => el("th", { scope: "col", text: t(k) })))));
   const body = el("tbody");
   for (const p of data.players) {
-    const name = p.finished ? el("a", { href: `/replay/${p.match_id}`, text: p.name || t("lobby.guest") }) : (p.name || t("lobby.guest"));
+    const name = p.finished && p.match_id ? el("a", { href: `/replay/${p.match_id}`, text: p.name || t("lobby.guest") }) : (p.name || t("lobby.guest"));
     body.append(el("tr", {}, el("td", { text: p.rank === null ? t("daily.playing") : String(p.rank) }),
       el("th", { scope: "row" }, name), el("td", { text: String(p.bonus) }), el("td", { text: String(p.moves) }),
-      el("td", { text: clock(p.seconds) })));
+      el("td", { text: clock(p.seconds) }), el("td", { class: "daily-undos", text: String(p.undos) })));
   }
-  if (!data.players.length) body.append(el("tr", {}, el("td", { colspan: "5", text: t("daily.nobody") })));
+  if (!data.players.length) body.append(el("tr", {}, el("td", { colspan: "6", text: t("daily.nobody") })));
   table.append(body);
   box.append(el("div", { class: "table-scroll" }, table));
 }
@@ -47,11 +48,12 @@ async function board(box, g, day) {
 async function card(g) {
   const info = await dailyInfo(g.key);
   const name = g.name[currentLang()] || g.name.da;
-  const button = el("button", { type: "button", class: "primary daily-play", "data-game": g.key,
-    text: info.attempt ? t("daily.continue") : t("daily.play") });
+  // A finished attempt is looked at (its replay), never continued.
+  const label = !info.attempt ? "daily.play" : info.attempt_finished ? "daily.see_attempt" : "daily.continue";
+  const button = el("button", { type: "button", class: "primary daily-play", "data-game": g.key, text: t(label) });
   button.addEventListener("click", async () => {
     if (info.attempt) {
-      location.href = `/play/${info.attempt}`;
+      location.href = info.attempt_finished ? `/replay/${info.attempt}` : `/play/${info.attempt}`;
       return;
     }
     button.disabled = true;

@@ -10,6 +10,7 @@ import { renderInvites, renderLog, renderOutcome, renderSeats, seatNamer, shortN
 import { createExtras } from "./extras.js";
 import { createFairBox } from "./fair.js";
 import { createChat } from "./chat.js";
+import { showDailyBadge } from "./daily_badge.js";
 import { showRatingChange } from "./rating.js";
 import { mergeEvents, Session } from "./session.js";
 import { announce, choose, clearMessage, el, errorText, initPage, showMessage } from "./ui.js";
@@ -237,6 +238,7 @@ async function main() {
   const gameName = info ? info.name[lang] || info.name.da : match.game;
   document.title = `${gameName} — ${t("app.name")}`;
   $("game-title").textContent = gameName;
+  showDailyBadge(matchId, document.querySelector(".play-head"));
   extras = createExtras({ match, gameName });
   fairBox = createFairBox($("fair"), matchId);
   document.body.dataset.game = match.game;

@@ -131,7 +131,17 @@ export interface DailyInfo {
   difficulty: "easy" | "medium" | "hard" | null;
   /** the caller's match of the day, if started */
   attempt: string | null;
+  /** whether that attempt has finished */
+  attempt_finished: boolean;
   streak: number;
+}
+
+/** @wire GET /api/daily/attempt/{match_id} */
+export interface DailyAttempt {
+  match_id: string;
+  game: string;
+  day: string;
+  finished: boolean;
 }
 
 /** @wire GET /api/daily/{game}/leaderboard */
@@ -140,6 +150,8 @@ export interface DailyBoard {
   day: string;
   start: number;
   deal: number;
+  /** what the board ranks by, in order */
+  ranks: ("bonus" | "moves" | "seconds")[];
   players: DailyRow[];
 }
 
@@ -147,12 +159,14 @@ export interface DailyBoard {
 export interface DailyRow {
   rank: number | null;
   name: string | null;
-  match_id: string;
+  /** null until the day is over */
+  match_id: string | null;
   finished: boolean;
   bonus: number;
   won: boolean;
   moves: number;
   seconds: number;
+  undos: number;
 }
 
 /** @wire GET /api/daily/{game}/days */
