@@ -162,11 +162,15 @@ class Hub:
     def adopt(self, row: MatchRow) -> Session:
         session = Session(self, row)
         self.sessions[row.id] = session
-        needs_driver = row.takeover_seconds is not None or any(
-            seat.kind == "bot" for seat in row.seat_rows)
-        if session.running and needs_driver:
-            self.drivers[row.id] = BotDriver(self, session)
+        self.ensure_driver(session)
         return session
+
+    def ensure_driver(self, session: Session) -> None:
+        """A bot driver for a running game with bot seats or bot takeover."""
+        needs_driver = session.row.takeover_seconds is not None or any(
+            seat.kind == "bot" for seat in session.seats)
+        if session.running and needs_driver and session.id not in self.drivers:
+            self.drivers[session.id] = BotDriver(self, session)
 
     # -- lookup -------------------------------------------------------------------
     async def get(self, match_id: str) -> Session:
@@ -240,12 +244,11 @@ class Hub:
         match_id, seat = await asyncio.to_thread(
             self.repo.claim_invite, token_hash(code), token_hash(token), player)
         self.tables.feed.kick(match_id)  # an open table's seat was taken
+        self.scale.seats_written(match_id)  # the other workers' sockets
         session = self.sessions.get(match_id)
         if session is not None:
-            session.seats[seat].token_hash = token_hash(token)
-            session.seats[seat].player_id = player
-            session.seats_changed()  # every socket sees the seat taken
-        if session is None:
+            session.claim_seat(seat, token_hash(token), player)  # and this one's
+        else:
             session = await self.get(match_id)
             self.release(session)
         fair = session.fair_info()

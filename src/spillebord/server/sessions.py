@@ -191,6 +191,42 @@ class Session:
             self.announce_change()
             self.seats_changed()
 
+    # The session is the only writer of its seats in memory, and each change tells
+    # this worker's sockets (a ``seats`` message) and its bot driver.  The writers of
+    # the database's seats (an invite claimed, a lobby seat taken, bots filling open
+    # seats) tell the other workers through ``ScaleOut.seats_written``; those re-read
+    # the seats into ``seats_read`` (scale/wiring.py).
+    def claim_seat(self, seat: int, token_hash: str, player: str | None) -> None:
+        """A human took the seat (an invite claimed or a lobby seat taken) here."""
+        row = self.seats[seat]
+        row.token_hash, row.player_id = token_hash, player
+        self._seats_written()
+
+    def seat_bots(self, seats: list[int], bot: str, options: dict[str, Any]) -> None:
+        """Bots of ``bot`` with ``options`` took these open seats here."""
+        for seat in seats:
+            row = self.seats[seat]
+            row.kind, row.bot, row.level = "bot", bot, options
+        self._seats_written()
+
+    def seats_read(self, fresh: list[SeatRow]) -> bool:
+        """The seats as the database has them now (another worker may have written
+        them); whether any changed."""
+        changed = False
+        for old, new in zip(self.seats, fresh, strict=False):
+            if (old.kind, old.bot, old.level, old.token_hash, old.player_id) != (
+                    new.kind, new.bot, new.level, new.token_hash, new.player_id):
+                old.kind, old.bot, old.level = new.kind, new.bot, new.level
+                old.token_hash, old.player_id = new.token_hash, new.player_id
+                changed = True
+        if changed:
+            self._seats_written()
+        return changed
+
+    def _seats_written(self) -> None:
+        self.announce_change()  # the bot driver looks again
+        self.seats_changed()  # every socket here sees the seats
+
     def announce_change(self) -> None:
         """Tell this worker's watchers (the bot driver) that seats or the position
         changed; the sockets hear of new events through the bus."""

@@ -104,6 +104,12 @@ class ScaleOut:
         if self.parts is not None:
             self.parts.owners.drop(match_id)
 
+    def seats_written(self, match_id: str) -> None:
+        """A seat of the match was written to the database here: the other workers
+        re-read the seats and tell their sockets (scale/wiring.py)."""
+        if self.parts is not None:
+            self.parts.bus.note("seats", match_id)
+
     async def done_driving(self, match_id: str) -> None:
         """The game ended: its lease goes with the next renewal (owners.should_release)."""
 
