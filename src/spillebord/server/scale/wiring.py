@@ -225,6 +225,7 @@ def install(hub: Hub) -> ScaleOut:
         scale.own = owning
         scale.drive = driving
         parts.forwarder = Forwarder(hub, parts.bus, parts.owners, owning, caught_up)
+        scale.router = parts.forwarder
         parts.owners.should_release = away
         parts.owners.release_hook = release
         def current(match_id: str) -> int | None:
