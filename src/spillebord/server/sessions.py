@@ -275,11 +275,9 @@ class Session:
         await self.ports.router.event(self, "act", seat, version, text, by_bot)
 
     async def undo(self, seat: int | None, version: int) -> None:
-        self._solitaire_only()
         await self.ports.router.event(self, "undo", seat, version, "", False)
 
     async def redo(self, seat: int | None, version: int) -> None:
-        self._solitaire_only()
         await self.ports.router.event(self, "redo", seat, version, "", False)
 
     async def event_here(self, kind: str, seat: int | None, version: int, text: str,
@@ -320,7 +318,7 @@ class Session:
             await self._commit(EventRow(self.version + 1, "act", canonical, seat, by_bot), nxt)
 
     async def _undo(self, seat: int | None, version: int) -> None:
-        self._solitaire_only()  # (again: a forwarded undo is checked on the owner)
+        self.solitaire_only()  # where the event runs: a forwarded one is checked once
         async with self.ports.lock.hold(self.id):
             self._check(seat, version)
             if not self.applied:
@@ -329,7 +327,7 @@ class Session:
                                self._before_last())
 
     async def _redo(self, seat: int | None, version: int) -> None:
-        self._solitaire_only()
+        self.solitaire_only()
         async with self.ports.lock.hold(self.id):
             self._check(seat, version)
             if not self.undone:
@@ -337,7 +335,8 @@ class Session:
             nxt = self.state.apply(self.undone[-1])
             await self._commit(EventRow(self.version + 1, "redo", self.undone[-1], seat), nxt)
 
-    def _solitaire_only(self) -> None:
+    def solitaire_only(self) -> None:
+        """Refuse what only solitaires have (undo, redo, hints, clicks)."""
         if not self.solitaire:
             raise Refusal("not_solitaire", "only solitaires have undo, redo, hints and clicks")
 
@@ -383,8 +382,7 @@ class Session:
         except RuntimeError:
             raise Refusal("internal", "the game could not be saved; nothing changed",
                           500) from None
-        await self.ports.announcer.publish(self.id, self.version)
-        self.announce_change()
+        await self._announce()
 
     def _apply_committed(self, e: EventRow, nxt: State, finished: datetime | None) -> None:
         self._apply_event(e, nxt)
@@ -402,6 +400,7 @@ class Session:
         task.add_done_callback(_BACKGROUND.discard)
 
     async def _announce(self) -> None:
+        """The one announce path: the sockets (every worker) and the bot driver."""
         await self.ports.announcer.publish(self.id, self.version)
         self.announce_change()
 
