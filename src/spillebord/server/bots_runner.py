@@ -64,7 +64,7 @@ class BotDriver:
             options = row.level if isinstance(row.level, dict) else {}
             return (row.bot, options), None
         timeout = s.row.takeover_seconds
-        if timeout is None or self.hub.present(s, seat):
+        if timeout is None or s.present(seat):
             return None, None
         left = s.away_since[seat] + timeout - time.monotonic()
         if left > 0:

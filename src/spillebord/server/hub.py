@@ -22,6 +22,7 @@ from spillebord.server.metrics import Metrics
 from spillebord.server.ops import Ops
 from spillebord.server.parking import Parking
 from spillebord.server.people.service import People
+from spillebord.server.ports import DriverPresence, Observers, RoomPorts
 from spillebord.server.ratings import Ratings
 from spillebord.server.scale import wiring
 from spillebord.server.sessions import Session, token_hash
@@ -71,6 +72,7 @@ class Hub:
         self.sessions: dict[str, Session] = {}
         self.drivers: dict[str, BotDriver] = {}
         self._writer: GroupWriter | None = None
+        self._ports: RoomPorts | None = None
         self._loading: dict[str, asyncio.Lock] = {}
         self._owner: SqliteOwner | None = None
         self._warming: asyncio.Task[None] | None = None
@@ -80,6 +82,12 @@ class Hub:
     def writer(self) -> GroupWriter:
         assert self._writer is not None, "the hub is not started"
         return self._writer
+
+    @property
+    def ports(self) -> RoomPorts:
+        """What every session is built with (its only view of the services)."""
+        assert self._ports is not None, "the hub is not started"
+        return self._ports
 
     # -- lifecycle ----------------------------------------------------------------
     async def start(self) -> None:
@@ -94,6 +102,13 @@ class Hub:
         if self.scale.parts is not None:  # only a game's owner writes its events
             self._writer.fence = self.scale.parts.owners.fence
         self._checkpointer = Checkpointer(self.engine)
+        self._ports = RoomPorts(
+            store=self._writer, announcer=self.bus, lock=self.serializer,
+            presence=DriverPresence(self.bus.set_presence, self.bus.present_elsewhere,
+                                    self._bot_playing),
+            observer=Observers(self.metrics.committed, self.tables.feed.kick,
+                               self.scale.lost),
+            router=self.scale.router, loop=self.loop)
         # the games that moved within the idle time; the others stay parked (parking.py)
         since = now() - timedelta(seconds=self.settings.idle_seconds)
         rows = await asyncio.to_thread(self.repo.load_running, since)
@@ -160,13 +175,17 @@ class Hub:
         await self.scale.release_leases(keep=lambda m: self.bus.count(m) > 0)
 
     def adopt(self, row: MatchRow) -> Session:
-        session = Session(self, row)
+        session = Session(self.ports, row)
         self.sessions[row.id] = session
-        needs_driver = row.takeover_seconds is not None or any(
-            seat.kind == "bot" for seat in row.seat_rows)
-        if session.running and needs_driver:
-            self.drivers[row.id] = BotDriver(self, session)
+        self.ensure_driver(session)
         return session
+
+    def ensure_driver(self, session: Session) -> None:
+        """A bot driver for a running game with bot seats or bot takeover."""
+        needs_driver = session.row.takeover_seconds is not None or any(
+            seat.kind == "bot" for seat in session.seats)
+        if session.running and needs_driver and session.id not in self.drivers:
+            self.drivers[session.id] = BotDriver(self, session)
 
     # -- lookup -------------------------------------------------------------------
     async def get(self, match_id: str) -> Session:
@@ -207,19 +226,8 @@ class Hub:
             log.exception("could not load match %s (%s)", row.id, row.game)
             raise Refusal("internal", "this match cannot be loaded", 500) from None
 
-    def present(self, session: Session, seat: int) -> bool:
-        """Whether the seat has a socket on this worker or (shared mode) another."""
-        return session.connected.get(seat, 0) > 0 or (
-            self.scale.shared and self.bus.present_elsewhere(session.id, seat))
-
-    def seat_sockets(self, session: Session, seat: int) -> None:
-        """A socket of the seat came or went on this worker (shared mode: tell the
-        others, for takeover decisions)."""
-        if self.scale.shared:
-            self.bus.set_presence(session.id, seat, session.connected.get(seat, 0))
-
-    def bot_playing(self, session: Session, seat: int) -> bool:
-        driver = self.drivers.get(session.id)
+    def _bot_playing(self, match_id: str, seat: int) -> bool:
+        driver = self.drivers.get(match_id)
         return driver is not None and driver.controller(seat)[0] is not None
 
     def release(self, session: Session) -> None:
@@ -240,12 +248,11 @@ class Hub:
         match_id, seat = await asyncio.to_thread(
             self.repo.claim_invite, token_hash(code), token_hash(token), player)
         self.tables.feed.kick(match_id)  # an open table's seat was taken
+        self.scale.seats_written(match_id)  # the other workers' sockets
         session = self.sessions.get(match_id)
         if session is not None:
-            session.seats[seat].token_hash = token_hash(token)
-            session.seats[seat].player_id = player
-            session.seats_changed()  # every socket sees the seat taken
-        if session is None:
+            session.claim_seat(seat, token_hash(token), player)  # and this one's
+        else:
             session = await self.get(match_id)
             self.release(session)
         fair = session.fair_info()

@@ -1,13 +1,15 @@
-"""One authoritative session per live game.
+"""One authoritative session (the game's room) per live game.
 
-A ``Session`` holds the current state, the event log and the seats of one match.  Every
-event (an action, an undo, a redo) goes through ``_commit`` while the match is held by
-the ``MatchSerializer``: checked, committed to the database, then applied in memory and
-announced on the ``EventBus`` — so nothing is acknowledged before it is durable and no
-two events of one game interleave.  In shared mode only the game's owner runs its
-events; on another worker ``act``/``undo``/``redo`` go through scale/forward.py.
-State messages are rendered per seat from ``state.view(seat)`` (the only thing a seat
-ever sees), cached per version.
+A ``Session`` holds the current state, the event log and the seats of one match, and
+knows the rest of the server only through the small ports it is built with
+(``RoomPorts``, server/ports.py).  Every event (an action, an undo, a redo) goes through
+``_commit`` while the match is held (``Lock``): checked, committed to the database
+(``EventStore``), then applied in memory and announced (``Announcer``) — so nothing is
+acknowledged before it is durable and no two events of one game interleave.  Where an
+event runs is the ``Router``'s choice: here, or in shared mode on the game's owner
+(scale/forward.py).  The session is the only writer of its seats in memory, and every
+seat change tells its sockets.  State messages are rendered per seat from
+``state.view(seat)`` (the only thing a seat ever sees), cached per version.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from spillebord.server.storage.repo import EventRow, MatchRow, Repository, SeatR
 from spillebord.server.storage.writer import LeaseLost, Op
 
 if TYPE_CHECKING:
-    from spillebord.server.hub import Hub
+    from spillebord.server.ports import RoomPorts
 
 
 CHECKPOINT = 32  # solitaires: a kept state every this many actions, for undo
@@ -56,8 +58,8 @@ _dumps = wire.dumps
 
 
 class Session:
-    def __init__(self, hub: Hub, row: MatchRow) -> None:
-        self.hub = hub
+    def __init__(self, ports: RoomPorts, row: MatchRow) -> None:
+        self.ports = ports
         self.row = row
         self.id = row.id
         self.game: Game = games.load(row.game)
@@ -176,10 +178,14 @@ class Session:
                 found = s.seat
         return found
 
+    def present(self, seat: int) -> bool:
+        """Whether the seat has a socket on this worker or (shared mode) another."""
+        return self.connected.get(seat, 0) > 0 or self.ports.presence.elsewhere(self.id, seat)
+
     def attach(self, seat: int | None) -> None:
         if seat is not None:
             self.connected[seat] = self.connected.get(seat, 0) + 1
-            self.hub.seat_sockets(self, seat)
+            self.ports.presence.sockets(self.id, seat, self.connected[seat])
             self.announce_change()
             self.seats_changed()
 
@@ -189,9 +195,45 @@ class Session:
             self.connected[seat] = max(0, self.connected.get(seat, 0) - 1)
             if self.connected[seat] == 0:
                 self.away_since[seat] = time.monotonic()
-            self.hub.seat_sockets(self, seat)
+            self.ports.presence.sockets(self.id, seat, self.connected[seat])
             self.announce_change()
             self.seats_changed()
+
+    # The session is the only writer of its seats in memory, and each change tells
+    # this worker's sockets (a ``seats`` message) and its bot driver.  The writers of
+    # the database's seats (an invite claimed, a lobby seat taken, bots filling open
+    # seats) tell the other workers through ``ScaleOut.seats_written``; those re-read
+    # the seats into ``seats_read`` (scale/wiring.py).
+    def claim_seat(self, seat: int, token_hash: str, player: str | None) -> None:
+        """A human took the seat (an invite claimed or a lobby seat taken) here."""
+        row = self.seats[seat]
+        row.token_hash, row.player_id = token_hash, player
+        self._seats_written()
+
+    def seat_bots(self, seats: list[int], bot: str, options: dict[str, Any]) -> None:
+        """Bots of ``bot`` with ``options`` took these open seats here."""
+        for seat in seats:
+            row = self.seats[seat]
+            row.kind, row.bot, row.level = "bot", bot, options
+        self._seats_written()
+
+    def seats_read(self, fresh: list[SeatRow]) -> bool:
+        """The seats as the database has them now (another worker may have written
+        them); whether any changed."""
+        changed = False
+        for old, new in zip(self.seats, fresh, strict=False):
+            if (old.kind, old.bot, old.level, old.token_hash, old.player_id) != (
+                    new.kind, new.bot, new.level, new.token_hash, new.player_id):
+                old.kind, old.bot, old.level = new.kind, new.bot, new.level
+                old.token_hash, old.player_id = new.token_hash, new.player_id
+                changed = True
+        if changed:
+            self._seats_written()
+        return changed
+
+    def _seats_written(self) -> None:
+        self.announce_change()  # the bot driver looks again
+        self.seats_changed()  # every socket here sees the seats
 
     def announce_change(self) -> None:
         """Tell this worker's watchers (the bot driver) that seats or the position
@@ -229,38 +271,16 @@ class Session:
             raise Refusal("stale", f"you acted on version {version}; "
                                    f"the game is at {self.version}")
 
+    # The router runs an event here (one worker, or the game's owner) or on the
+    # game's owner (scale/forward.py): ``event_here`` is where it is checked and run.
     async def act(self, seat: int | None, version: int, text: str, by_bot: bool = False) -> None:
-        if self.hub.scale.parts is None:  # one worker
-            await self._act(seat, version, text, by_bot)
-        else:
-            await self._shared("act", seat, version, text, by_bot)
+        await self.ports.router.event(self, "act", seat, version, text, by_bot)
 
     async def undo(self, seat: int | None, version: int) -> None:
-        self._solitaire_only()
-        if self.hub.scale.parts is None:
-            await self._undo(seat, version)
-        else:
-            await self._shared("undo", seat, version, "", False)
+        await self.ports.router.event(self, "undo", seat, version, "", False)
 
     async def redo(self, seat: int | None, version: int) -> None:
-        self._solitaire_only()
-        if self.hub.scale.parts is None:
-            await self._redo(seat, version)
-        else:
-            await self._shared("redo", seat, version, "", False)
-
-    async def _shared(self, kind: str, seat: int | None, version: int, text: str,
-                      by_bot: bool) -> None:
-        parts = self.hub.scale.parts
-        assert parts is not None
-        if self.id in parts.owners.held:  # the owner: as one worker, no lock, no read
-            try:
-                await self.event_here(kind, seat, version, text, by_bot)
-                return
-            except LeaseLost:
-                pass  # another worker took the game meanwhile: it runs the event
-        assert parts.forwarder is not None
-        await parts.forwarder.event(self, kind, seat, version, text, by_bot)
+        await self.ports.router.event(self, "redo", seat, version, "", False)
 
     async def event_here(self, kind: str, seat: int | None, version: int, text: str,
                          by_bot: bool) -> None:
@@ -276,7 +296,7 @@ class Session:
             raise Refusal("malformed", f"unknown event kind {kind[:20]!r}")
 
     async def _act(self, seat: int | None, version: int, text: str, by_bot: bool) -> None:
-        async with self.hub.serializer.hold(self.id):
+        async with self.ports.lock.hold(self.id):
             self._check(seat, version)
             if self.state.to_move != seat:
                 raise Refusal("not_your_turn", f"it is seat {self.state.to_move}'s turn")
@@ -300,8 +320,8 @@ class Session:
             await self._commit(EventRow(self.version + 1, "act", canonical, seat, by_bot), nxt)
 
     async def _undo(self, seat: int | None, version: int) -> None:
-        self._solitaire_only()
-        async with self.hub.serializer.hold(self.id):
+        self.solitaire_only()  # where the event runs: a forwarded one is checked once
+        async with self.ports.lock.hold(self.id):
             self._check(seat, version)
             if not self.applied:
                 raise Refusal("nothing_to_undo", "there is nothing to undo")
@@ -309,15 +329,16 @@ class Session:
                                self._before_last())
 
     async def _redo(self, seat: int | None, version: int) -> None:
-        self._solitaire_only()
-        async with self.hub.serializer.hold(self.id):
+        self.solitaire_only()
+        async with self.ports.lock.hold(self.id):
             self._check(seat, version)
             if not self.undone:
                 raise Refusal("nothing_to_redo", "there is nothing to redo")
             nxt = self.state.apply(self.undone[-1])
             await self._commit(EventRow(self.version + 1, "redo", self.undone[-1], seat), nxt)
 
-    def _solitaire_only(self) -> None:
+    def solitaire_only(self) -> None:
+        """Refuse what only solitaires have (undo, redo, hints, clicks)."""
         if not self.solitaire:
             raise Refusal("not_solitaire", "only solitaires have undo, redo, hints and clicks")
 
@@ -349,7 +370,7 @@ class Session:
             if not track.waiting:
                 self._announce_later()
 
-        fut = self.hub.writer.submit(ops, on_commit, self.hub.loop)
+        fut = self.ports.store.submit(ops, on_commit, self.ports.loop)
         try:
             await fut
         except asyncio.CancelledError:
@@ -358,25 +379,24 @@ class Session:
                 self._announce_later()
             raise
         except LeaseLost:
-            self.hub.scale.lost(self.id)  # a replica from now on
+            self.ports.observer.lease_lost(self.id)  # a replica from now on
             raise
         except StoreUnavailable:  # an outage: say so, with a retry hint (issue 31)
             raise unavailable() from None
         except RuntimeError:
             raise Refusal("internal", "the game could not be saved; nothing changed",
                           500) from None
-        await self.hub.bus.publish(self.id, self.version)
-        self.announce_change()
+        await self._announce()
 
     def _apply_committed(self, e: EventRow, nxt: State, finished: datetime | None) -> None:
         self._apply_event(e, nxt)
-        self.hub.metrics.committed(self.row.game, e.kind, e.by_bot)
+        self.ports.observer.committed(self.row.game, e.kind, e.by_bot)
         outcome = nxt.outcome
         if outcome is not None:
             self.row.status = "finished"
             self.row.outcome = outcome.to_json()
             self.row.finished = finished
-            self.hub.tables.feed.kick(self.id)  # an open table's end leaves the lobby
+            self.ports.observer.finished(self.id)  # an open table's end leaves the lobby
 
     def _announce_later(self) -> None:
         task = asyncio.get_running_loop().create_task(self._announce())
@@ -384,7 +404,8 @@ class Session:
         task.add_done_callback(_BACKGROUND.discard)
 
     async def _announce(self) -> None:
-        await self.hub.bus.publish(self.id, self.version)
+        """The one announce path: the sockets (every worker) and the bot driver."""
+        await self.ports.announcer.publish(self.id, self.version)
         self.announce_change()
 
     # -- messages -----------------------------------------------------------------
@@ -460,8 +481,9 @@ class Session:
              "level": s.level.get("level") if isinstance(s.level, dict) else None,
              "options": s.level if isinstance(s.level, dict) else {},
              "claimed": s.kind == "bot" or s.token_hash is not None,
-             "connected": self.hub.present(self, s.seat),
-             "bot_playing": s.kind == "human" and self.hub.bot_playing(self, s.seat)}
+             "connected": self.present(s.seat),
+             "bot_playing": s.kind == "human"
+             and self.ports.presence.bot_playing(self.id, s.seat)}
             for s in self.seats
         ]
 

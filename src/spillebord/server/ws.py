@@ -300,8 +300,7 @@ class Connection:
         self.acked = True
 
     def _solitaire_seat(self) -> None:
-        if not self.session.solitaire:
-            raise Refusal("not_solitaire", "only solitaires have undo, redo, hints and clicks")
+        self.session.solitaire_only()
         if self.seat is None:
             raise Refusal("spectator", "spectators cannot do that; connect with a seat token")
         if not self.session.running:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from spillebord.server.bus import EventBus, LocalBus, LocalSerializer
+from spillebord.server.ports import HereRouter, Router
 from spillebord.server.settings import Settings
 
 if TYPE_CHECKING:
@@ -56,6 +57,9 @@ class ScaleOut:
     bus: EventBus
     serializer: LocalSerializer = field(default_factory=LocalSerializer)
     parts: SharedParts | None = None  # None: one worker
+    # where a game's events run: here (one worker), or on its owner (shared mode:
+    # scale/forward.py's Forwarder, set by wiring.install)
+    router: Router = field(default_factory=HereRouter)
     # shared mode: ``own(match)`` — whether this worker owns the match now, taking it
     # (and reading it from the database) when nobody does (set by wiring.install)
     own: Callable[[str], Awaitable[bool]] | None = None
@@ -103,6 +107,12 @@ class ScaleOut:
         """The writer's fence refused an event: another worker owns the match now."""
         if self.parts is not None:
             self.parts.owners.drop(match_id)
+
+    def seats_written(self, match_id: str) -> None:
+        """A seat of the match was written to the database here: the other workers
+        re-read the seats and tell their sockets (scale/wiring.py)."""
+        if self.parts is not None:
+            self.parts.bus.note("seats", match_id)
 
     async def done_driving(self, match_id: str) -> None:
         """The game ended: its lease goes with the next renewal (owners.should_release)."""

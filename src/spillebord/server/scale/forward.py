@@ -70,6 +70,12 @@ class Forwarder:
         """Run the event here if this worker owns (or can take) the game, else on its
         owner; raises the owner's Refusal."""
         match_id = session.id
+        if match_id in self.owners.held:  # the owner: as one worker, no lock, no read
+            try:
+                await session.event_here(kind, seat, version, text, by_bot)
+                return
+            except LeaseLost:
+                pass  # another worker took the game meanwhile: it runs the event
         if seat is None or not session.running:  # refused here: a spectator's event, or
             # a finished game (a game never runs again), needs no owner
             await session.event_here(kind, seat, version, text, by_bot)

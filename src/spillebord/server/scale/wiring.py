@@ -71,11 +71,37 @@ async def refresh(hub: Hub, session: Session) -> None:
         await catch_up(hub, session.id)
         if session.version > before:
             hub.bus.tell_local(session.id, session.version)
+    await reread_seats(hub, session)
+
+
+async def reread_seats(hub: Hub, session: Session) -> None:
+    """The seats from the database (another worker may have written them): the session
+    applies and announces what changed."""
     fresh = await asyncio.to_thread(read_seats, hub.engine, session.id)
-    for old, new in zip(session.seats, fresh, strict=False):
-        old.token_hash = new.token_hash
-        old.player_id = new.player_id
-        old.kind, old.bot, old.level = new.kind, new.bot, new.level  # bots filled seats
+    if session.seats_read(fresh):
+        hub.ensure_driver(session)  # bots took open seats there
+
+
+def _seats_hook(hub: Hub) -> Callable[[str], None]:
+    """Another worker wrote seats of a match: re-read them if it is in memory here."""
+    tasks: set[asyncio.Task[None]] = set()
+
+    async def reread(match_id: str) -> None:
+        session = hub.sessions.get(match_id)
+        if session is None:
+            return
+        try:
+            await reread_seats(hub, session)
+        except Exception:  # the next refresh (hub.get, a hello) reads them again
+            log.warning("re-reading the seats of %s failed", match_id, exc_info=True)
+
+    def heard(match_id: str) -> None:
+        if match_id in hub.sessions:
+            task = asyncio.get_running_loop().create_task(reread(match_id))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+
+    return heard
 
 
 MIGRATION_LOCK = lock_key("migrations")
@@ -205,6 +231,7 @@ def install(hub: Hub) -> ScaleOut:
         scale.own = owning
         scale.drive = driving
         parts.forwarder = Forwarder(hub, parts.bus, parts.owners, owning, caught_up)
+        scale.router = parts.forwarder
         parts.owners.should_release = away
         parts.owners.release_hook = release
         def current(match_id: str) -> int | None:
@@ -221,6 +248,7 @@ def install(hub: Hub) -> ScaleOut:
         parts.bus.current = current
         parts.bus.local_version = local_version
         parts.bus.on_presence = _presence_hook(hub)
+        parts.bus.on_note["seats"] = _seats_hook(hub)  # seats written elsewhere
         # other workers' chat lines are read when their notice comes (chat.py)
         bus = parts.bus
         hub.chat.notify = lambda match_id: bus.note("chat", match_id)

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from spillebord.server.background import cancel, every
-from spillebord.server.bots_runner import BotDriver
 from spillebord.server.errors import Refusal
 from spillebord.server.sessions import token_hash
 from spillebord.server.storage.repo import now
@@ -64,11 +63,10 @@ class Tables:
         token = new_token()
         taken = await asyncio.to_thread(self.repo.take_seat, match_id, seat,
                                         token_hash(token), player, now())
+        self.hub.scale.seats_written(match_id)  # the other workers' sockets
         session = self.hub.sessions.get(match_id)
         if session is not None:
-            session.seats[taken].token_hash = token_hash(token)
-            session.seats[taken].player_id = player
-            session.announce_change()
+            session.claim_seat(taken, token_hash(token), player)  # and this one's
         self.feed.kick(match_id)
         return {"match_id": match_id, "seat": taken, "token": token,
                 "play_url": f"/play/{match_id}#token={token}"}
@@ -114,13 +112,10 @@ class Tables:
         seats = await asyncio.to_thread(self.repo.fill, match_id, bot, options, now())
         if not seats:
             return seats
+        self.hub.scale.seats_written(match_id)  # the other workers' sockets
         session = await self.hub.get(match_id)
-        for seat in seats:
-            row = session.seats[seat]
-            row.kind, row.bot, row.level = "bot", bot, options
-        if session.running and match_id not in self.hub.drivers:
-            self.hub.drivers[match_id] = BotDriver(self.hub, session)
-        session.announce_change()
+        session.seat_bots(seats, bot, options)  # and this one's
+        self.hub.ensure_driver(session)
         self.feed.kick(match_id)
         log.info("match %s: bots at level %d took seats %s", match_id, level, seats)
         return seats
