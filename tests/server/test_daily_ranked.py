@@ -110,13 +110,14 @@ async def test_no_help_and_no_undo_of_a_redeal_in_a_ranked_attempt(
         info = (await me.get(f"/api/daily/{GAME}")).json()
         assert info["attempt"] == made["match_id"] and info["attempt_finished"] is True
         about = (await me.get(f"/api/daily/attempt/{made['match_id']}")).json()
-        assert about == {"match_id": made["match_id"], "game": GAME, "day": info["day"],
-                         "finished": True}
+        assert about == {"match_id": made["match_id"], "daily": True, "game": GAME,
+                         "day": info["day"], "finished": True}
         # An ordinary game of the same deal still has hints and undo of a redeal.
         plain = (await me.post("/api/matches", json={"game": GAME, "seats": ["me"],
                                                      "deal": 7})).json()
         r = await me.get(f"/api/daily/attempt/{plain['match_id']}")
-        assert r.status_code == 404 and code(r) == "not_daily"
+        assert r.status_code == 200 and r.json() == {"match_id": plain["match_id"],
+                                                     "daily": False}
         p = await Client.open(server.ws, plain["match_id"], plain["token"])
         await p.expect("welcome")
         await p.expect("state")

@@ -216,14 +216,16 @@ async def _player(request: Request, session: str | None, x_player: str | None) -
 
 @router.get("/attempt/{match_id}")
 async def daily_attempt(request: Request, match_id: str) -> dict[str, Any]:
-    """Whether the match is a ranked daily attempt: its game, day and whether it has
-    finished (the play page says so); 404 ``not_daily`` when it is not one."""
+    """Whether the match is a ranked daily attempt (``daily``) and, if it is, its game,
+    day and whether it has finished (the play page says so).  Every game page asks, so
+    "not one" is an ordinary answer, not an error."""
     daily = daily_of(request)
     found = await asyncio.to_thread(daily.repo.attempt_of, match_id[:64])
     if found is None:
-        raise Refusal("not_daily", "this match is not a ranked daily attempt", 404)
+        return {"match_id": match_id, "daily": False}
     game, day, finished = found
-    return {"match_id": match_id, "game": game, "day": day, "finished": finished}
+    return {"match_id": match_id, "daily": True, "game": game, "day": day,
+            "finished": finished}
 
 
 @router.get("/{game}")

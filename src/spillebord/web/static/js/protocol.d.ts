@@ -139,9 +139,10 @@ export interface DailyInfo {
 /** @wire GET /api/daily/attempt/{match_id} */
 export interface DailyAttempt {
   match_id: string;
-  game: string;
-  day: string;
-  finished: boolean;
+  daily: boolean;
+  game?: string;
+  day?: string;
+  finished?: boolean;
 }
 
 /** @wire GET /api/daily/{game}/leaderboard */
