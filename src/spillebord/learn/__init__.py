@@ -1,0 +1,80 @@
+"""Lessons: a short guided game per game, kept as data (issue #33).
+
+One file per game, ``lessons/<game>.json``::
+
+    {"game": "posthus", "position": "<the game's own position text>",
+     "intro": "<catalogue key>", "done": "<catalogue key>",
+     "steps": [{"action": "<action text>", "do": "<key>", "why": "<key>"}, ...]}
+
+``position`` is read with the game's ``parse_position``; each step's ``action`` is the
+one move the lesson teaches there, in the game's notation; ``do`` (what to do) and
+``why`` (the rule behind it) and ``intro``/``done`` are keys of the page catalogues
+(``web/static/i18n/{da,en}.json``), so every word a learner reads is in both languages.
+``replay`` plays a lesson through the engine; tests/test_learn.py replays every lesson,
+so a rule change that breaks one fails CI.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+
+from spillebord import games
+from spillebord.core.errors import NotationError
+from spillebord.core.protocol import State
+
+
+@dataclass(frozen=True)
+class Step:
+    action: str
+    do: str
+    why: str
+
+
+@dataclass(frozen=True)
+class Lesson:
+    game: str
+    position: str
+    intro: str
+    done: str
+    steps: tuple[Step, ...]
+
+    def words(self) -> list[str]:
+        """Every catalogue key the lesson shows."""
+        return [self.intro, *(k for s in self.steps for k in (s.do, s.why)), self.done]
+
+
+def lesson_games() -> list[str]:
+    """The games that have a lesson, sorted."""
+    folder = resources.files(__package__).joinpath("lessons")
+    return sorted(p.name.removesuffix(".json") for p in folder.iterdir()
+                  if p.name.endswith(".json"))
+
+
+def load(game: str) -> Lesson:
+    """The lesson of ``game``; NotationError when there is none or it is malformed."""
+    if game not in lesson_games():
+        raise NotationError(f"no lesson for {game!r}")
+    raw = json.loads(resources.files(__package__).joinpath("lessons", f"{game}.json")
+                     .read_text(encoding="utf-8"))
+    if raw.get("game") != game:
+        raise NotationError(f"lesson file {game}.json names game {raw.get('game')!r}")
+    steps = tuple(Step(str(s["action"]), str(s["do"]), str(s["why"])) for s in raw["steps"])
+    if not steps:
+        raise NotationError(f"lesson {game!r} has no steps")
+    return Lesson(game, str(raw["position"]), str(raw["intro"]), str(raw["done"]), steps)
+
+
+def start(lesson: Lesson) -> State:
+    """The lesson's start position, read by its game."""
+    return games.load(lesson.game).parse_position(lesson.position)
+
+
+def replay(lesson: Lesson) -> list[State]:
+    """The states of the lesson, start first: one more than there are steps.  Raises the
+    engine's IllegalActionError at the first taught action that is not legal."""
+    states = [start(lesson)]
+    for step in lesson.steps:
+        states.append(states[-1].apply(step.action))
+    return states
