@@ -21,7 +21,7 @@ def catalogue(lang: str) -> dict[str, str]:
 
 
 def test_the_solitaires_have_lessons() -> None:
-    assert {"posthus", "studenter"} <= set(LESSONS)
+    assert {"posthus", "studenter", "gammel_jomfru"} <= set(LESSONS)
     assert set(LESSONS) <= set(games.keys())
 
 
