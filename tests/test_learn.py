@@ -62,7 +62,8 @@ def test_lesson_words_are_in_both_catalogues(game: str) -> None:
 def test_no_stray_lesson_words() -> None:
     used = {k for g in LESSONS for k in learn.load(g).words()}
     for lang in ("da", "en"):
-        stray = sorted(k for k in catalogue(lang) if k.startswith("learn.") and k not in used)
+        stray = sorted(k for k in catalogue(lang) if k.startswith("learn.")
+                       and k not in used | set(learn.GENERAL_WORDS))
         assert stray == []
 
 
@@ -77,3 +78,24 @@ def test_a_broken_lesson_fails_the_replay(tmp_path: Path) -> None:
 def test_unknown_lesson_is_refused() -> None:
     with pytest.raises(NotationError):
         learn.load("chess")
+
+
+def test_check_accepts_only_the_taught_move() -> None:
+    lesson = learn.load("posthus")
+    assert learn.check(lesson, 0, "9H c1") == {"ok": True}
+    # Legal, but not the lesson's move.
+    assert learn.check(lesson, 0, "9S c1") == {
+        "ok": False, "message": {"key": "learn.not_taught", "params": {}}}
+    # Against the rules: the engine's refusal, in catalogue form (the gap right of a king).
+    wrong = learn.check(lesson, 1, "KD f2")
+    assert wrong["ok"] is False
+    message = wrong["message"]
+    assert isinstance(message, dict)
+    assert message["key"] == "posthus.right_of_king"
+    for lang in ("da", "en"):
+        assert f"refused.{message['key']}" in catalogue(lang)
+        assert all(catalogue(lang)[k].strip() for k in learn.GENERAL_WORDS)
+    # The taught move of a later step is judged on that step's own position.
+    assert learn.check(lesson, 3, "redeal") == {"ok": True}
+    with pytest.raises(NotationError):
+        learn.check(lesson, 4, "redeal")

@@ -21,8 +21,11 @@ from dataclasses import dataclass
 from importlib import resources
 
 from spillebord import games
-from spillebord.core.errors import NotationError
+from spillebord.core.errors import NotationError, SpillebordError, translatable
 from spillebord.core.protocol import State
+
+GENERAL_WORDS = ("learn.not_taught", "learn.not_allowed")
+"""Catalogue keys every lesson page uses besides the lessons' own."""
 
 
 @dataclass(frozen=True)
@@ -78,3 +81,23 @@ def replay(lesson: Lesson) -> list[State]:
     for step in lesson.steps:
         states.append(states[-1].apply(step.action))
     return states
+
+
+def check(lesson: Lesson, index: int, action: str) -> dict[str, object]:
+    """Judge a learner's ``action`` at step ``index`` (from 0): ``{"ok": True}`` for the
+    taught move; otherwise ``{"ok": False, "message": ...}`` with a translatable message
+    (``core.errors.translatable`` form) -- the engine's own refusal when the rules forbid
+    the move (``learn.not_allowed`` if it carries no key), else ``learn.not_taught``
+    (legal, but not what this step teaches)."""
+    if not 0 <= index < len(lesson.steps):
+        raise NotationError(f"lesson {lesson.game!r} has no step {index}")
+    state = replay(Lesson(lesson.game, lesson.position, lesson.intro, lesson.done,
+                          lesson.steps[:index]))[-1]
+    if action == lesson.steps[index].action:
+        return {"ok": True}
+    try:
+        state.apply(action)
+    except SpillebordError as error:
+        message = error.message() or translatable("learn.not_allowed", {})
+        return {"ok": False, "message": message}
+    return {"ok": False, "message": translatable("learn.not_taught", {})}
