@@ -6,6 +6,9 @@ One file per game, ``lessons/<game>.json``::
      "intro": "<catalogue key>", "done": "<catalogue key>",
      "steps": [{"action": "<action text>", "do": "<key>", "why": "<key>"}, ...]}
 
+A table game's lesson also scripts the other seats' moves between the learner's:
+``{"action": "<action text>", "seat": N}`` (no words).
+
 ``position`` is read with the game's ``parse_position``; each step's ``action`` is the
 one move the lesson teaches there, in the game's notation; ``do`` (what to do) and
 ``why`` (the rule behind it) and ``intro``/``done`` are keys of the page catalogues
@@ -30,9 +33,13 @@ GENERAL_WORDS = ("learn.not_taught", "learn.not_allowed")
 
 @dataclass(frozen=True)
 class Step:
+    """A taught move (``seat`` 0, the learner, with ``do`` and ``why``), or in a table
+    game another seat's scripted move (no words: the page plays it for that seat)."""
+
     action: str
     do: str
     why: str
+    seat: int = 0
 
 
 @dataclass(frozen=True)
@@ -45,7 +52,8 @@ class Lesson:
 
     def words(self) -> list[str]:
         """Every catalogue key the lesson shows."""
-        return [self.intro, *(k for s in self.steps for k in (s.do, s.why)), self.done]
+        return [self.intro, *(k for s in self.steps if s.seat == 0 for k in (s.do, s.why)),
+                self.done]
 
 
 def lesson_games() -> list[str]:
@@ -63,7 +71,8 @@ def load(game: str) -> Lesson:
                      .read_text(encoding="utf-8"))
     if raw.get("game") != game:
         raise NotationError(f"lesson file {game}.json names game {raw.get('game')!r}")
-    steps = tuple(Step(str(s["action"]), str(s["do"]), str(s["why"])) for s in raw["steps"])
+    steps = tuple(Step(str(s["action"]), str(s.get("do", "")), str(s.get("why", "")),
+                       int(s.get("seat", 0))) for s in raw["steps"])
     if not steps:
         raise NotationError(f"lesson {game!r} has no steps")
     return Lesson(game, str(raw["position"]), str(raw["intro"]), str(raw["done"]), steps)
@@ -91,6 +100,8 @@ def check(lesson: Lesson, index: int, action: str) -> dict[str, object]:
     (legal, but not what this step teaches)."""
     if not 0 <= index < len(lesson.steps):
         raise NotationError(f"lesson {lesson.game!r} has no step {index}")
+    if lesson.steps[index].seat != 0:
+        raise NotationError(f"step {index} of lesson {lesson.game!r} is another seat's")
     state = replay(Lesson(lesson.game, lesson.position, lesson.intro, lesson.done,
                           lesson.steps[:index]))[-1]
     if action == lesson.steps[index].action:
