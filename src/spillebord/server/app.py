@@ -80,6 +80,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": {"code": "bad_request", "reason": reason,
                                         "errors": errors}}, status_code=422)
 
+    @app.exception_handler(Exception)
+    async def failed(_request: Request, _exc: Exception) -> JSONResponse:
+        # A bug still answers in the API's shape (and is logged with its traceback).
+        return JSONResponse({"detail": {"code": "internal",
+                                        "reason": "the server failed on this request"}},
+                            status_code=500)
+
     app.include_router(ops.router)
     app.include_router(metrics.router)
     app.include_router(api.router)
