@@ -20,6 +20,7 @@ from spillebord.server.guards import Guards
 from spillebord.server.hub import Hub
 from spillebord.server.logs import install_json_lines, install_redaction
 from spillebord.server.people import routes as people_routes
+from spillebord.server.proxies import TrustedProxies
 from spillebord.server.security import SecurityHeaders
 from spillebord.server.settings import Settings
 from spillebord.server.tables import routes as table_routes
@@ -57,6 +58,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        max_header_bytes=settings.max_header_bytes,
                        allowed_origins=settings.allowed_origins)
     app.add_middleware(SecurityHeaders)
+    # Outermost: the client address and scheme every other part sees (proxies.py).
+    app.add_middleware(TrustedProxies, proxies=settings.trusted_proxies)
     install_redaction()
     if settings.log_json:
         install_json_lines()
