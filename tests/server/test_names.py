@@ -69,3 +69,24 @@ def test_a_look_alike_of_a_taken_name_is_taken(server: LiveServer) -> None:
     # Real names of other scripts and Danish letters still pass.
     for ok in ("Søren Ågård", f"Ирина {n}", f"Γιώργος {n}", f"Maren Ø {n}"):
         assert put_name(server, ok).status_code == 200, ok
+
+
+def test_an_account_named_before_skeletons_still_signs_in(server: LiveServer) -> None:
+    """A name stored with the old casefolded key is found at sign-in by it."""
+    from sqlalchemy import create_engine, update
+
+    from spillebord.server.storage.models import players
+
+    name, password = f"Olde Bo1 {next(_n)}", "Blåbær-Kage 7 af tårnet"
+    with httpx.Client(base_url=server.http, timeout=30) as http:
+        made = http.post("/api/account", json={"name": name, "password": password})
+        assert made.status_code == 201, made.text
+        engine = create_engine(server.settings.db_url)
+        with engine.begin() as conn:
+            conn.execute(update(players).where(players.c.id == made.json()["player_id"])
+                         .values(name_key=name.casefold()))
+        engine.dispose()
+        http.cookies.clear()
+        r = http.post("/api/session", json={"name": name.upper(), "password": password},
+                      headers={"X-Forwarded-For": "10.99.0.1"})
+        assert r.status_code == 200, r.text
