@@ -27,7 +27,8 @@ class LiveServer(OnLoopback):
         self.port = free_port()
         self.app = create_app(settings)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
-                                log_level="warning", lifespan="on", ws_ping_interval=None)
+                                log_level="warning", lifespan="on", ws_ping_interval=None,
+                                proxy_headers=False)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.exit: BaseException | None = None
@@ -63,7 +64,9 @@ def settings_for(db_path: str, **overrides: Any) -> Settings:
                             "hint_seconds": 2.0, "verdict_seconds": 2.0,
                             "winnable_seconds": 10.0, "rate_per_second": 1000.0,
                             # workers start on first use (the serve test covers warm-up)
-                            "warm_workers": False}
+                            "warm_workers": False,
+                            # the tests stand in for the proxy (X-Forwarded-For/-Proto)
+                            "trusted_proxies": ("127.0.0.1",)}
     base.update(overrides)
     return Settings(**base)
 

@@ -35,7 +35,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     live.stop()
 
 
-def unique(prefix: str = "Spiller") -> str:
+def unique(prefix: str = "Deltager") -> str:
     return f"{prefix} {next(_counter)}"
 
 

@@ -120,3 +120,37 @@ async def test_a_burst_from_both_seats(server: LiveServer) -> None:
         (line["id"], line["text"]) for line in heard[id(a)]]
     for c in (a, b, watcher):
         await c.close()
+
+
+async def test_separators_and_invisible_lines_are_refused(server: LiveServer) -> None:
+    """Issue 28: U+2028/U+2029 break a line as much as a newline; a line of only
+    invisible characters (Hangul fillers, a lone combining mark) says nothing."""
+    made, a, b, watcher = await table_of_two(server)
+    for text in ("før\u2028efter", "før\u2029efter", "\u3164\u3164", "\u115f", "\u0301",
+                 "\u3164 \u3164"):
+        await a.send("chat", text=text)
+        err = await error_of(a)
+        assert err["code"] == "bad_chat" and err["key"] == "server.chat_characters", (text,
+                                                                                      err)
+    await a.send("chat", text="Hej \u3164 igen")  # visible text around a filler passes
+    assert (await chats(b, 1))[0]["text"] == "Hej \u3164 igen"
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
+        kept = (await http.get(f"/api/matches/{made['match_id']}/chat")).json()["messages"]
+    assert [m["text"] for m in kept] == ["Hej \u3164 igen"]
+    for c in (a, b, watcher):
+        await c.close()
+
+
+async def test_a_solitaire_has_no_chat(server: LiveServer) -> None:
+    made = await create(server.http, game="posthus")
+    c = await Client.open(server.ws, made["match_id"], made["token"])
+    await c.expect("welcome")
+    await c.send("chat", text="hej")
+    err = await error_of(c)
+    assert err["code"] == "no_chat" and err["key"] == "server.no_chat"
+    await c.send("chat", phrase="hello")
+    assert (await error_of(c))["code"] == "no_chat"
+    async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
+        kept = (await http.get(f"/api/matches/{made['match_id']}/chat")).json()["messages"]
+    assert kept == []
+    await c.close()

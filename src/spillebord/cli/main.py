@@ -167,7 +167,7 @@ def serve(host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.
     # 4096 bytes); only larger ones are cut off by the transport (docs/protocol.md).
     uvicorn.run("spillebord.server.app:create_app", factory=True, host=host, port=port,
                 workers=workers, log_level="info", ws_max_size=2**20,
-                proxy_headers=True, forwarded_allow_ips="127.0.0.1")
+                proxy_headers=False)  # the app trusts SPILLEBORD_TRUSTED_PROXIES only
 
 
 app.add_typer(analyse_app, name="analyse")

@@ -22,6 +22,7 @@ from spillebord.server.guards import Guards
 from spillebord.server.hub import Hub
 from spillebord.server.logs import install_json_lines, install_redaction
 from spillebord.server.people import routes as people_routes
+from spillebord.server.proxies import TrustedProxies
 from spillebord.server.security import SecurityHeaders
 from spillebord.server.settings import Settings
 from spillebord.server.storage.health import READS
@@ -63,6 +64,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        allowed_origins=settings.allowed_origins)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(metrics.CountServerErrors, metrics=hub.metrics)  # 5xx answers
+    # Outermost: the client address and scheme every other part sees (proxies.py).
+    app.add_middleware(TrustedProxies, proxies=settings.trusted_proxies)
     install_redaction()
     if settings.log_json:
         install_json_lines()
@@ -97,6 +100,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         reason = f"{'.'.join(first['loc'][1:]) or 'request'}: {first['msg']}"
         return JSONResponse({"detail": {"code": "bad_request", "reason": reason,
                                         "errors": errors}}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def failed(_request: Request, _exc: Exception) -> JSONResponse:
+        # A bug still answers in the API's shape (and is logged with its traceback).
+        return JSONResponse({"detail": {"code": "internal",
+                                        "reason": "the server failed on this request"}},
+                            status_code=500)
 
     app.include_router(ops.router)
     app.include_router(metrics.router)

@@ -27,6 +27,8 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+import regex
+
 from spillebord.server import wire
 from spillebord.server.background import cancel
 from spillebord.server.errors import Refusal, unavailable
@@ -40,6 +42,12 @@ MAX_CHARS = 300
 PHRASES = ("hello", "good_luck", "good_game", "thanks", "well_played", "oops")
 BURST = 5
 EVERY = 2.0
+# Refused anywhere in a line: controls, format characters, surrogates, private use,
+# unassigned, and the line and paragraph separators (U+2028, U+2029: one line).
+REFUSED = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")
+# A visible character: not a space, not default-ignorable (the Hangul fillers), not a
+# mark on nothing.
+VISIBLE = regex.compile(r"[^\s\p{Default_Ignorable_Code_Point}\p{M}]")
 POLL = 0.1  # seconds: the shortest time between two reads of other workers' lines
 SAFETY_POLL = 2.0  # seconds between reads when no notice came (none at all: POLL)
 NAME_TTL = 60.0  # seconds a display name is reused for chat lines
@@ -55,8 +63,9 @@ def _retrieved(fut: asyncio.Future[None]) -> None:
 
 
 def clean_text(raw: str) -> str:
-    """The line as stored: NFC, ends trimmed; refused when empty, too long or holding
-    control characters (line breaks included: one line)."""
+    """The line as stored: NFC, ends trimmed; refused when empty, too long, holding
+    control characters (line breaks and separators included: one line) or no visible
+    character."""
     text = unicodedata.normalize("NFC", raw).strip()
     if not text:
         raise Refusal("bad_chat", "say something (the line is empty)",
@@ -65,8 +74,8 @@ def clean_text(raw: str) -> str:
         raise Refusal("bad_chat", f"a chat line has at most {MAX_CHARS} characters",
                       key="server.chat_long", params={"max": MAX_CHARS})
     # (isprintable() is false for every one of these categories: most lines skip the loop)
-    if not text.isprintable() and any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co",
-                                                                   "Cn") for ch in text):
+    if ((not text.isprintable() and any(unicodedata.category(ch) in REFUSED for ch in text))
+            or not VISIBLE.search(text)):
         raise Refusal("bad_chat", "a chat line is one line of visible text",
                       key="server.chat_characters")
     return text

@@ -17,6 +17,7 @@ import functools
 import json
 import logging
 import multiprocessing
+import os
 import random
 import time
 from collections.abc import Callable
@@ -26,6 +27,7 @@ from typing import Any, TypeVar
 from spillebord import bots, games, solvers
 from spillebord.core.protocol import State, replay
 from spillebord.core.record import GameRecord
+from spillebord.server.orphans import die_with
 from spillebord.solvers import tables
 
 T = TypeVar("T")
@@ -182,9 +184,11 @@ class Compute:
             return self._threads
         pool = self._process.get(name)
         if pool is None:
-            # spawn: never fork a process that runs an event loop and threads.
+            # spawn: never fork a process that runs an event loop and threads; the
+            # worker ends with this process, even after a SIGKILL (orphans.py).
             pool = self._process[name] = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=die_with, initargs=(os.getpid(),))
         return pool
 
     async def run(self, kind: str, fn: Callable[..., T], *args: Any,

@@ -190,6 +190,10 @@ class Daily:
         if player is None:
             raise Refusal("daily_account", "the ranked daily deal needs an account: sign "
                                            "in (or sign up) first", 401)
+        if await asyncio.to_thread(self.hub.people.repo.person, player) is None:
+            # Checked first: the attempt row needs the player, and nothing is created
+            # for a player that does not exist.
+            raise Refusal("unknown_player", "there is no such player", 404)
         day = today()
         _start, deal = await self.deal(game, day)
         if await asyncio.to_thread(self.repo.attempt, game, day, player):

@@ -7,6 +7,7 @@ the creator would know the invited players' cards."""
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 import secrets
 from typing import Any, Literal
@@ -59,9 +60,24 @@ class CreateMatch(BaseModel):
     fill_level: int | None = None  # the level of those bots (default: the game's)
 
 
+def _scalar(value: Any) -> bool:
+    """A JSON scalar an option or level can be: true/false, an integer within 64 bits
+    (stored and sent as JSON), a finite number or a string."""
+    if isinstance(value, bool | str):
+        return True
+    if isinstance(value, int):
+        return -(2**63) <= value < 2**63
+    return isinstance(value, float) and math.isfinite(value)
+
+
 def check_options_size(spec: BotSeat) -> None:
-    """The options are stored and shown to every seat and spectator: bounded, whatever
-    the bot's own schema says (the schema then checks names, types and ranges)."""
+    """The options are stored and shown to every seat and spectator: JSON scalars only
+    and bounded, whatever the bot's own schema says (the schema then checks names,
+    types and ranges).  The first check of a bot seat: nothing before it reads them."""
+    bad = next((k for k, v in spec.kwargs().items() if not _scalar(v)), None)
+    if bad is not None:
+        raise Refusal("bad_bot_options", f"bot option {bad[:64]} must be true/false, a "
+                                         "string or a number (integers within 64 bits)")
     size = len(wire.dumps(spec.kwargs()).encode())
     if size > MAX_OPTIONS_BYTES:
         raise Refusal("bad_bot_options", f"a bot's options and level take at most "

@@ -50,6 +50,7 @@ class Settings:
     max_body_bytes: int = 65_536    # largest HTTP request body (413 above, unparsed)
     max_header_bytes: int = 16_384  # largest sum of HTTP request headers (431 above)
     allowed_origins: tuple[str, ...] = ()  # other sites allowed to post and connect
+    trusted_proxies: tuple[str, ...] = ()  # X-Forwarded-For honoured from these (proxies.py)
     api_docs: bool = True           # /docs, /redoc and /openapi.json (off in production)
     drain_seconds: float = 0.0      # on SIGTERM: /readyz 503 this long before sockets close
     log_json: bool = False          # logs as JSON lines (server/logs.py)
@@ -87,6 +88,9 @@ class Settings:
             allowed_origins=tuple(o.strip() for o in
                                   os.environ.get("SPILLEBORD_ORIGINS", "").split(",")
                                   if o.strip()),
+            trusted_proxies=tuple(p.strip() for p in
+                                  os.environ.get("SPILLEBORD_TRUSTED_PROXIES", "").split(",")
+                                  if p.strip()),
             api_docs=os.environ.get("SPILLEBORD_API_DOCS", "1").lower()
             not in ("0", "false", "no", "off"),
             drain_seconds=_float("SPILLEBORD_DRAIN_SECONDS", cls.drain_seconds),

@@ -329,7 +329,10 @@ class Connection:
             self.push(_msg("choices", version, {"target": target, "actions": meanings}))
 
     async def on_chat(self, _v: Any, d: dict[str, Any]) -> None:
-        """A line of table chat (server/chat.py): everyone at the match gets it."""
+        """A line of table chat (server/chat.py): everyone at the match gets it.  A
+        solitaire has no chat (nobody to talk to: docs/server.md, "Chat")."""
+        if self.session.solitaire:
+            raise Refusal("no_chat", "a solitaire has no chat", key="server.no_chat")
         player = None if self.seat is None else self.session.seats[self.seat].player_id
         await self.hub.chat.say(self.session.id, self.seat, player, self.session.version, d)
 

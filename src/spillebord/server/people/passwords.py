@@ -2,9 +2,12 @@
 
 Parameters (docs/server.md, "Passwords"; measured by bench/bench_argon2.py): Argon2id,
 46 MiB of memory, 1 pass, 1 lane — the first of OWASP's recommended settings — with
-16-byte salts and 32-byte hashes.  Hashing runs off the event loop and at most
-``CONCURRENT`` at a time per worker, so a burst of sign-ins cannot take the worker's
-memory.  A stored hash made with older parameters is re-hashed at the next sign-in.
+16-byte salts and 32-byte hashes.  Argon2 runs off the event loop in two lanes of one
+at a time each per worker (so at most two hashes' memory): **new hashes** (sign-up,
+password change, re-hash) and **checks** (sign-in, the old password).  A flood of
+sign-ups therefore waits in its own lane and never in front of a sign-in; past
+``HASH_QUEUE`` waiting new hashes a sign-up is refused at once (``429 busy``).  A
+stored hash made with older parameters is re-hashed at the next sign-in.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from spillebord.server.errors import Refusal
 MIN_LENGTH = 10
 MAX_LENGTH = 128
 MIN_DISTINCT = 5
-CONCURRENT = 2
+HASH_QUEUE = 16  # new hashes waiting in their lane before sign-ups are refused
 # The most used passwords of the big leaks (and this site's own words): refused even
 # when long enough.  Compared casefolded.
 COMMON = frozenset({
@@ -66,25 +69,37 @@ class Passwords:
     def __init__(self, params: Argon2Params) -> None:
         self.params = params
         self._hasher = params.hasher()
-        self._gate: asyncio.Semaphore | None = None
+        self._lanes: dict[str, asyncio.Semaphore] = {}
+        self.waiting = {"hash": 0, "verify": 0}  # callers queued or running, per lane
         # Verified when the name is unknown, so that answer takes as long as a wrong
         # password for a real account.
         self._dummy = self._hasher.hash("a password nobody has")
 
-    def _semaphore(self) -> asyncio.Semaphore:
-        if self._gate is None:
-            self._gate = asyncio.Semaphore(CONCURRENT)
-        return self._gate
+    def _lane(self, name: str) -> asyncio.Semaphore:
+        if name not in self._lanes:  # made on the event loop that uses it
+            self._lanes[name] = asyncio.Semaphore(1)
+        return self._lanes[name]
 
     async def hash(self, password: str) -> str:
-        async with self._semaphore():
-            return await asyncio.to_thread(self._hasher.hash, password)
+        if self.waiting["hash"] > HASH_QUEUE:
+            raise Refusal("busy", "too many sign-ups at once; try again in a moment", 429,
+                          key="server.busy")
+        self.waiting["hash"] += 1
+        try:
+            async with self._lane("hash"):
+                return await asyncio.to_thread(self._hasher.hash, password)
+        finally:
+            self.waiting["hash"] -= 1
 
     async def verify(self, stored: str | None, password: str) -> bool:
         """Whether ``password`` matches ``stored`` (None: an unknown name — the dummy
         hash is verified anyway and the answer is False)."""
-        async with self._semaphore():
-            return await asyncio.to_thread(self._verify, stored, password)
+        self.waiting["verify"] += 1
+        try:
+            async with self._lane("verify"):
+                return await asyncio.to_thread(self._verify, stored, password)
+        finally:
+            self.waiting["verify"] -= 1
 
     def _verify(self, stored: str | None, password: str) -> bool:
         try:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from spillebord.server.errors import Refusal
-from spillebord.server.people.names import check_name, name_key
+from spillebord.server.people.names import check_name, legacy_key, name_key
 from spillebord.server.people.passwords import Argon2Params, Passwords, check_new_password
 from spillebord.server.settings import Settings
 from spillebord.server.storage.people import PeopleRepo, Person
@@ -164,8 +164,12 @@ class People:
         key = name_key(raw_name)[:64]
         account_key, address_key = _digest("name:" + key), _digest("addr:" + address)
         await self.throttle.enter([account_key, address_key])
-        account = (await asyncio.to_thread(self.repo.account_by_name, key)
-                   if len(password) <= 1024 else None)
+        account = None
+        if len(password) <= 1024:
+            account = await asyncio.to_thread(self.repo.account_by_name, key)
+            if account is None:  # named before keys were skeletons
+                account = await asyncio.to_thread(self.repo.account_by_name,
+                                                  legacy_key(raw_name)[:64])
         ok = await self.passwords.verify(account.password_hash if account else None,
                                          password[:1024])
         if not ok or account is None:

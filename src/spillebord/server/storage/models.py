@@ -94,6 +94,9 @@ seats = Table(
     Column("token_hash", String(64), nullable=True),  # sha256 hex; null until claimed
     Column("player_id", String(32), nullable=True),
     Index("ix_seats_player", "player_id"),
+    # One player, one seat per table, under any race and on every worker (issue 28);
+    # seats without a player (bots, open seats) are NULL and never collide.
+    Index("ux_seats_match_player", "match_id", "player_id", unique=True),
 )
 
 actions = Table(

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 
 from spillebord.server.errors import Refusal
 from spillebord.server.storage.models import actions, invites, matches, players, seats
@@ -148,7 +149,18 @@ class Repository:
     def claim_invite(self, code_hash: str, token_hash: str,
                      player_id: str | None) -> tuple[str, int]:
         """Mark the invite used and give its seat the token; atomic (a conditional
-        UPDATE, so two claims of one code cannot both succeed on any database)."""
+        UPDATE, so two claims of one code cannot both succeed on any database).  A
+        player already seated at the table is refused (``already_seated``, the unique
+        index on seats decides even when a take races the claim)."""
+        try:
+            return self._claim_invite(code_hash, token_hash, player_id)
+        except IntegrityError:
+            from spillebord.server.storage.tables import already_seated
+
+            raise already_seated() from None
+
+    def _claim_invite(self, code_hash: str, token_hash: str,
+                      player_id: str | None) -> tuple[str, int]:
         with self.engine.begin() as conn:
             inv = conn.execute(select(invites).where(invites.c.code_hash == code_hash)).first()
             if inv is None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import and_, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 
 from spillebord.server.errors import Refusal
 from spillebord.server.rating_math import seat_class, shown
@@ -28,6 +29,10 @@ from spillebord.server.storage.models import (
 
 def _aware(t: datetime) -> datetime:
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
+def already_seated() -> Refusal:
+    return Refusal("already_seated", "you already have a seat at this table", 409)
 
 
 def touch(conn: Connection, match_id: str, when: datetime) -> None:
@@ -54,7 +59,15 @@ class TablesRepo:
     def take_seat(self, match_id: str, seat: int | None, token_hash: str,
                   player_id: str | None, when: datetime) -> int:
         """Give the caller a free human seat of a public table (``seat``, or the first
-        free one); the seat's invite, if any, is used up with it."""
+        free one); the seat's invite, if any, is used up with it.  A second seat for
+        the same player is refused by the unique index even when two takes race."""
+        try:
+            return self._take_seat(match_id, seat, token_hash, player_id, when)
+        except IntegrityError:
+            raise already_seated() from None
+
+    def _take_seat(self, match_id: str, seat: int | None, token_hash: str,
+                   player_id: str | None, when: datetime) -> int:
         with self.engine.begin() as conn:
             head = conn.execute(
                 select(open_tables.c.public, matches.c.status)
@@ -69,8 +82,7 @@ class TablesRepo:
                                 .where(seats.c.match_id == match_id)
                                 .order_by(seats.c.seat)).all()
             if player_id is not None and any(r.player_id == player_id for r in rows):
-                raise Refusal("already_seated", "you already have a seat at this table",
-                              409)
+                raise already_seated()
             free = [r.seat for r in rows if r.kind == "human" and r.token_hash is None]
             if seat is not None:
                 if not any(r.seat == seat for r in rows):
