@@ -19,10 +19,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from spillebord.core.protocol import JSON, Action, Outcome, State
+from spillebord.core.protocol import JSON, Action, Game, Outcome, State
+
+MAX_DEAL = 2**31 - 1
 
 
 class EncodingError(ValueError):
@@ -93,3 +96,24 @@ def one_hot(out: np.ndarray, at: int, index: dict[str, int], code: str | None) -
     """Set ``out[at + index[code]]`` (nothing for None)."""
     if code is not None:
         out[at + index[code]] = 1.0
+
+
+def start_state(game: Game, options: dict[str, Any] | None, rng: np.random.Generator,
+                seats: int | None = None, **flags: bool) -> State:
+    """The state an env's ``reset(options=...)`` starts from: ``options["position"]``
+    (the game's position text), else ``options["deal"]``, else a deal drawn from the
+    env's own generator; ValueError for both at once or a position of another seat count."""
+    options = options or {}
+    deal, position = options.get("deal"), options.get("position")
+    if position is not None:
+        if deal is not None:
+            raise ValueError("reset options take a deal or a position, not both")
+        state = game.parse_position(str(position), **flags)
+        if seats is not None and state.seats != seats:
+            raise ValueError(f"the position has {state.seats} seats, the environment {seats}")
+        return state
+    if deal is None:
+        deal = int(rng.integers(MAX_DEAL))
+    if seats is None:
+        return game.new(deal=deal, **flags)
+    return game.new(deal=deal, seats=seats, **flags)

@@ -37,10 +37,9 @@ import spillebord.games  # noqa: F401  (registers the games)
 from spillebord.core.cards import one_deck, stripped_deck
 from spillebord.core.protocol import JSON, Action, State
 from spillebord.core.registry import load
-from spillebord.research.codec import Codec, EncodingError
+from spillebord.research.codec import Codec, EncodingError, start_state
 
 MAX_STEPS = 2_000
-MAX_DEAL = 2**31 - 1
 
 POSTHUS_CARDS = tuple(stripped_deck())
 POSTHUS_CARD = {c: i for i, c in enumerate(POSTHUS_CARDS)}
@@ -173,16 +172,7 @@ class SolitaireEnv(gymnasium.Env[np.ndarray, np.int64]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        options = options or {}
-        deal, position = options.get("deal"), options.get("position")
-        if position is not None:
-            if deal is not None:
-                raise ValueError("reset options take a deal or a position, not both")
-            state = self.game.parse_position(str(position), **self.flags)
-        else:
-            if deal is None:
-                deal = int(self.np_random.integers(MAX_DEAL))
-            state = self.game.new(deal=deal, **self.flags)
+        state = start_state(self.game, options, self.np_random, **self.flags)
         obs = self._set(state)
         return obs, self._info()
 

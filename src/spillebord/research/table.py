@@ -37,12 +37,11 @@ from pettingzoo import AECEnv
 import spillebord.games  # noqa: F401  (registers the games)
 from spillebord.core.protocol import JSON, Action, State
 from spillebord.core.registry import load
-from spillebord.research.codec import Codec, reward
+from spillebord.research.codec import Codec, reward, start_state
 from spillebord.research.jomfru import JomfruCodec
 from spillebord.research.kugler import KuglerCodec
 
 ObsDict = dict[str, np.ndarray]
-MAX_DEAL = 2**31 - 1
 
 
 class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
@@ -101,19 +100,7 @@ class TableEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
-        options = options or {}
-        deal, position = options.get("deal"), options.get("position")
-        if position is not None:
-            if deal is not None:
-                raise ValueError("reset options take a deal or a position, not both")
-            state = self.game.parse_position(str(position), **self.flags)
-            if state.seats != self.seats:
-                raise ValueError(f"the position has {state.seats} seats, "
-                                 f"the environment {self.seats}")
-        else:
-            if deal is None:
-                deal = int(self._np_random.integers(MAX_DEAL))
-            state = self.game.new(deal=deal, seats=self.seats, **self.flags)
+        state = start_state(self.game, options, self._np_random, self.seats, **self.flags)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

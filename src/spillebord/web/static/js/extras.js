@@ -6,7 +6,7 @@
 
 import { ApiError, createMatch, getBest, rememberMatch, saveToken } from "./api.js";
 import { currentLang, t } from "./i18n.js";
-import { el, errorText, showMessage } from "./ui.js";
+import { el, errorText, showMessage, showModal } from "./ui.js";
 import { showWin } from "./win.js";
 
 // Pauses count at most this long (server/clock.py's IDLE_CAP): the shown time keeps
@@ -45,18 +45,7 @@ async function showRules(game, gameName, opener) {
   const close = el("button", { type: "button", class: "primary", text: t("common.close") });
   dlg.append(el("div", { class: "rules-head" },
     el("h2", { id: "rules-title", text: t("rules.title", { game: gameName }) }), close), body);
-  const finish = () => {
-    dlg.close();
-    dlg.remove();
-    opener.focus();
-  };
-  close.addEventListener("click", finish);
-  dlg.addEventListener("cancel", (ev) => {
-    ev.preventDefault();
-    finish();
-  });
-  document.body.append(dlg);
-  dlg.showModal();
+  showModal(/** @type {HTMLDialogElement} */ (dlg), close, opener);
   try {
     const res = await fetch(`/static/rules/${encodeURIComponent(game)}.${currentLang()}.html`);
     if (!res.ok) throw new Error(String(res.status));

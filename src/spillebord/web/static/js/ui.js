@@ -191,3 +191,24 @@ export function el(tag, attrs = {}, ...children) {
   for (const c of children) if (c !== null && c !== undefined) node.append(c);
   return node;
 }
+
+/**
+ * Show ``dlg`` as a modal dialog that the ``close`` button and Escape both close: the
+ * dialog leaves the page and the focus goes back to ``opener`` (the rules and the win
+ * screen).
+ * @param {HTMLDialogElement} dlg @param {HTMLElement} close @param {HTMLElement | null} opener
+ */
+export function showModal(dlg, close, opener) {
+  const finish = () => {
+    dlg.close();
+    dlg.remove();
+    if (opener) opener.focus();
+  };
+  close.addEventListener("click", finish);
+  dlg.addEventListener("cancel", (ev) => {
+    ev.preventDefault();
+    finish();
+  });
+  document.body.append(dlg);
+  dlg.showModal();
+}

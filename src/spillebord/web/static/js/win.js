@@ -5,7 +5,7 @@
 
 import { cardEl } from "./cards.js";
 import { t } from "./i18n.js";
-import { el } from "./ui.js";
+import { el, showModal } from "./ui.js";
 
 const KEY = "spillebord.win.animation";
 const CARDS = ["AH", "KS", "QD", "JC", "TH", "9S", "8D", "7C", "KH", "QS", "AD", "JS"];
@@ -58,18 +58,7 @@ export function showWin(win) {
   }
   dlg.append(el("p", { class: "win-actions" },
     el("label", { class: "check" }, toggle, " ", t("win.animation")), " ", close));
-  const finish = () => {
-    dlg.close();
-    dlg.remove();
-    if (win.opener) win.opener.focus();
-  };
-  close.addEventListener("click", finish);
-  dlg.addEventListener("cancel", (ev) => {
-    ev.preventDefault();
-    finish();
-  });
-  document.body.append(dlg);
-  dlg.showModal();
+  showModal(/** @type {HTMLDialogElement} */ (dlg), close, win.opener ?? null);
   animate(fall);
   close.focus();
   return dlg;
