@@ -254,8 +254,11 @@ def test_kugler_speaks_in_words_and_shows_the_way(contexts: Any, server: str, la
                     marble(page, src).click()
                 # The marble's possible ways, one path each, ending on the targets.
                 page.wait_for_selector("#board .kg-path")
+                # At least one path to each target (a highlighted move in the list adds
+                # its own paths, class "hot", on top: seen on the phone after a tap).
                 ends = page.locator("#board .kg-path").count()
-                assert ends == page.locator("#board .target").count()
+                targets = page.locator("#board .target").count()
+                assert targets > 0 and ends >= targets, (ends, targets)
                 words = screen_words(page)
                 assert not re.findall(CODE, words), re.findall(CODE, words)
                 if phone:

@@ -43,7 +43,7 @@ def test_random_sim_serialized(key: str, params: dict[str, object], sims: int) -
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize("key", list(spiel.CODECS))
+@pytest.mark.parametrize("key", spiel.codec_keys())
 def test_states_survive_pickle_and_deepcopy(key: str) -> None:
     """A pickled or deep-copied state (OpenSpiel's and the engine's) plays on like the
     original: same position text, same legal actions, same game object."""
