@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -118,6 +121,36 @@ def test_extra_games_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) 
         games.unregister(MANIFEST.key)
     with pytest.raises(TypeError, match="not a game manifest"):
         games.register_extra("tests.reference_game:GAME")
+
+
+SCRATCH = """
+import dataclasses
+from tests.reference_game import MANIFEST
+from tests.reference_game.game import HighCard
+
+class Scratch(HighCard):
+    key = "scratch_kort"
+
+GAME = Scratch()
+SCRATCH = dataclasses.replace(MANIFEST, key="scratch_kort", game="scratch_game:GAME")
+"""
+
+
+def test_a_game_outside_the_repository_is_run_by_the_conformance_suite(
+        tmp_path: Path) -> None:
+    """docs/adding-a-game.md, section 8: a scratch package on ``PYTHONPATH``, named in
+    ``SPILLEBORD_EXTRA_GAMES``, is registered and collected by the conformance suite (its
+    games and its manifests) without editing a test."""
+    (tmp_path / "scratch_game.py").write_text(SCRATCH, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(tmp_path), str(ROOT))),
+           "SPILLEBORD_EXTRA_GAMES": "scratch_game:SCRATCH"}
+    code = ("from tests import test_conformance as t; "
+            "print(sorted(g.key for g in t.GAMES), sorted(p.id for p in t.MANIFESTS))")
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    game_keys, manifest_ids = run.stdout.strip().split("] [")
+    assert "'scratch_kort'" in game_keys and "'scratch_kort'" in manifest_ids
 
 
 @pytest.mark.parametrize(("changes", "message"), [
