@@ -94,6 +94,9 @@ def test_a_parked_game_is_where_the_player_left_it(contexts: Any, quick_parking:
     back.goto(link)
     wait_ready(back)
     assert version(back) == left
+    # The move list is filled from the events that follow the first state message (a
+    # loaded CI run once compared it a moment too early): wait for it, then compare.
+    back.wait_for_function("n => window.__spillebord.log.length >= n", arg=len(log))
     assert back.evaluate("() => window.__spillebord.log.map(e => e.action)") == log
     assert back.locator("#connection").is_hidden()
     move(back)
