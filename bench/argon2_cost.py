@@ -35,8 +35,8 @@ from rich.progress import track  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from spillebord.server.app import create_app  # noqa: E402
+from spillebord.server.infra.settings import Settings  # noqa: E402
 from spillebord.server.people.passwords import Argon2Params  # noqa: E402
-from spillebord.server.settings import Settings  # noqa: E402
 
 PASSWORD = "Tårnet har 7 blå vinduer"
 SETTINGS = [("server default (OWASP 1)", Argon2Params()),

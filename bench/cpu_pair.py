@@ -35,7 +35,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from spillebord import games
-from spillebord.server.wire import dumps
+from spillebord.server.room.wire import dumps
 
 GAMES = (("posthus", None), ("gammel_jomfru", 4))
 

@@ -18,7 +18,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from spillebord.games import ready_keys
-from spillebord.server.metrics import Metrics
+from spillebord.server.infra.metrics import Metrics
 
 N = 200_000
 

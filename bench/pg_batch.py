@@ -31,9 +31,9 @@ sys.path.insert(0, str(ROOT))
 
 from tests.services import Postgres  # noqa: E402
 
-from spillebord.server.storage import migrate  # noqa: E402
-from spillebord.server.storage.models import matches  # noqa: E402
-from spillebord.server.storage.writer import _PgRows  # noqa: E402
+from spillebord.server.infra.storage import migrate  # noqa: E402
+from spillebord.server.infra.storage.models import matches  # noqa: E402
+from spillebord.server.infra.storage.writer import _PgRows  # noqa: E402
 
 COLUMNS = "match_id, seq, kind, text, seat, by_bot, time"
 OLD_FENCE = "SELECT match_id, token FROM owners WHERE match_id = ANY(%s) FOR SHARE"

@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.table import Table
 
 from spillebord import games
-from spillebord.server.wire import dumps
+from spillebord.server.room.wire import dumps
 
 TABLES = (("studenter", 1, 3), ("posthus", 1, 3), ("gammel_jomfru", 4, 30), ("kugler", 8, 30))
 NUMBER = 20_000

@@ -38,7 +38,7 @@ from rich.table import Table
 
 from spillebord import games
 from spillebord.core.protocol import State
-from spillebord.server.wire import dumps
+from spillebord.server.room.wire import dumps
 
 GAMES = (("posthus", None), ("gammel_jomfru", 4))
 

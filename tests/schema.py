@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from sqlalchemy import Engine, inspect
 
-from spillebord.server.storage import migrate
-from spillebord.server.storage.models import metadata
+from spillebord.server.infra.storage import migrate
+from spillebord.server.infra.storage.models import metadata
 
 
 def assert_migrations_match_models(engine: Engine) -> None:

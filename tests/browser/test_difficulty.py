@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from spillebord.server.daily import level_of, today
+from spillebord.server.daily.service import level_of, today
 from spillebord.solvers import tables
 
 from .helpers import api, need_game, shot, wait_ready

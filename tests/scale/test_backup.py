@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import create_engine, select
 from tests.server.live import Client, LiveServer, create, settings_for
 
-from spillebord.server.storage.models import actions
+from spillebord.server.infra.storage.models import actions
 
 SPILLEBORD = [sys.executable, "-m", "spillebord.cli.main"]
 

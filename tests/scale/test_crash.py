@@ -17,7 +17,7 @@ from tests.server.live import Client
 from tests.services import Postgres, Redis, Worker
 from websockets.exceptions import ConnectionClosed
 
-from spillebord.server.storage.models import actions
+from spillebord.server.infra.storage.models import actions
 
 pytestmark = pytest.mark.services
 GAMES = ["posthus", "studenter"]

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from spillebord.server.bus import LocalBus, LocalSerializer
-from spillebord.server.scale.factory import ScaleConfigError, build
-from spillebord.server.settings import Settings
+from spillebord.server.infra.bus import LocalBus, LocalSerializer
+from spillebord.server.infra.scale.factory import ScaleConfigError, build
+from spillebord.server.infra.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 WITHOUT_EXTRA = """

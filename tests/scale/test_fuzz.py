@@ -23,7 +23,7 @@ from tests.scale.cluster import cluster, get, opened, post
 from tests.server.live import Client
 from tests.services import Postgres, Redis
 
-from spillebord.server.storage.models import actions
+from spillebord.server.infra.storage.models import actions
 
 pytestmark = pytest.mark.services
 N_MESSAGES = 10_000

@@ -12,7 +12,7 @@ import pytest
 from tests.scale.cluster import cluster, get, post
 from tests.services import Postgres, Redis, Workers
 
-from spillebord.server.security import CSP
+from spillebord.server.http.security import CSP
 
 pytestmark = pytest.mark.services
 CHROMIUM = "/usr/bin/chromium"

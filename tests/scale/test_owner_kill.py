@@ -19,7 +19,7 @@ from tests.scale.cluster import cluster, metric
 from tests.scale.test_rolling_restart import assert_each_acked_once, start_players
 from tests.services import Nginx, Postgres, Redis
 
-from spillebord.server.storage.models import owners
+from spillebord.server.infra.storage.models import owners
 
 pytestmark = pytest.mark.services
 LEASE = 2.0

@@ -11,12 +11,12 @@ from datetime import timedelta
 import pytest
 
 from spillebord.server.errors import Refusal
+from spillebord.server.infra.settings import Settings
+from spillebord.server.infra.storage import migrate
+from spillebord.server.infra.storage.engine import make_engine
+from spillebord.server.infra.storage.repo import now
 from spillebord.server.people.service import People
-from spillebord.server.settings import Settings
-from spillebord.server.storage import migrate
-from spillebord.server.storage.engine import make_engine
-from spillebord.server.storage.people import PeopleRepo
-from spillebord.server.storage.repo import now
+from spillebord.server.people.storage import PeopleRepo
 
 pytestmark = pytest.mark.services
 GOOD = "Blåbær-Kage 7 af tårnet"

@@ -15,11 +15,9 @@ from sqlalchemy import func, insert, select
 from tests.scale.cluster import cluster
 from tests.services import Postgres, Redis
 
-from spillebord.server import ratings as rating_sweep
-from spillebord.server.ratings import Ratings
-from spillebord.server.storage import migrate
-from spillebord.server.storage.engine import make_engine
-from spillebord.server.storage.models import (
+from spillebord.server.infra.storage import migrate
+from spillebord.server.infra.storage.engine import make_engine
+from spillebord.server.infra.storage.models import (
     accounts,
     matches,
     players,
@@ -28,8 +26,10 @@ from spillebord.server.storage.models import (
     ratings,
     seats,
 )
-from spillebord.server.storage.ratings import RatingsRepo
-from spillebord.server.storage.repo import now
+from spillebord.server.infra.storage.repo import now
+from spillebord.server.ratings import service as rating_sweep
+from spillebord.server.ratings.service import Ratings
+from spillebord.server.ratings.storage import RatingsRepo
 
 pytestmark = pytest.mark.services
 

@@ -25,7 +25,7 @@ from tests.server.test_ratings import account
 from tests.services import Postgres, Redis, Worker
 from websockets.exceptions import ConnectionClosed
 
-from spillebord.server.storage.models import rated_matches, rating_history
+from spillebord.server.infra.storage.models import rated_matches, rating_history
 
 pytestmark = pytest.mark.services
 GAME = "gammel_jomfru"

@@ -20,7 +20,7 @@ from tests.server.live import Client
 from tests.services import Nginx, Postgres, Redis, Worker
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from spillebord.server.storage.models import actions
+from spillebord.server.infra.storage.models import actions
 
 pytestmark = pytest.mark.services
 GAMES = ["posthus", "studenter"]

@@ -12,7 +12,7 @@ from sqlalchemy import create_engine, func, select
 from tests.scale.cluster import cluster
 from tests.services import Postgres, Redis
 
-from spillebord.server.storage.models import seats
+from spillebord.server.infra.storage.models import seats
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 TRIES = 50

@@ -20,8 +20,8 @@ from tests.server.live import Client
 from tests.services import Postgres, Redis, Workers
 
 from spillebord import games
-from spillebord.server import sessions
-from spillebord.server.storage.repo import MatchRow, SeatRow, now
+from spillebord.server.infra.storage.repo import MatchRow, SeatRow, now
+from spillebord.server.room import session as sessions
 
 pytestmark = pytest.mark.services
 RATE = 20

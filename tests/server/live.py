@@ -16,7 +16,7 @@ import websockets
 from tests.services import OnLoopback, free_port
 
 from spillebord.server.app import create_app
-from spillebord.server.settings import Settings
+from spillebord.server.infra.settings import Settings
 
 
 class LiveServer(OnLoopback):

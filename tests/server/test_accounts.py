@@ -19,7 +19,7 @@ from sqlalchemy import create_engine, update
 from tests.server.live import Client, LiveServer, settings_for
 
 from spillebord import games
-from spillebord.server.storage.models import auth_sessions
+from spillebord.server.infra.storage.models import auth_sessions
 
 SOLO = next(k for k in games.keys() if games.load(k).is_solitaire)  # noqa: SIM118
 COOKIE = "spillebord_session"

@@ -24,7 +24,7 @@ from sqlalchemy import create_engine, inspect, text
 from tests.server.live import LiveServer, settings_for
 
 from spillebord import games
-from spillebord.server import compute
+from spillebord.server.infra import compute
 
 # Failed sign-ins are counted on purpose (the slow-down); leases belong to workers.
 NOT_COMPARED = {"sign_in_failures", "owners", "alembic_version"}

@@ -11,8 +11,8 @@ from datetime import UTC, datetime, timedelta
 import httpx
 from tests.server.live import Client, LiveServer, create
 
-from spillebord.server.clock import IDLE_CAP, play_clock
-from spillebord.server.stats import streaks
+from spillebord.server.people.stats import streaks
+from spillebord.server.room.clock import IDLE_CAP, play_clock
 
 # A winning line of posthus deal 386886893 (found by the posthus solver); the server
 # checks every move, so a change of the rules or the deal shows here as a refusal.

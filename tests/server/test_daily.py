@@ -14,7 +14,7 @@ import httpx
 from tests.server.live import Client, LiveServer
 
 from spillebord import games, solvers
-from spillebord.server.daily import level_of, start_of, streak
+from spillebord.server.daily.service import level_of, start_of, streak
 from spillebord.solvers import tables
 
 GAME = "posthus"

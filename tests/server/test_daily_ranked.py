@@ -16,7 +16,7 @@ import httpx
 from sqlalchemy import create_engine, select, update
 from tests.server.live import Client, LiveServer
 
-from spillebord.server.storage.models import daily_attempts, daily_deals
+from spillebord.server.infra.storage.models import daily_attempts, daily_deals
 
 GAME = "posthus"
 PASSWORD = "Blåbær-Kage 7 af tårnet"

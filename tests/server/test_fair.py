@@ -13,7 +13,7 @@ from tests.server.live import Client, LiveServer, create, play_randomly
 
 from spillebord import games
 from spillebord.core.record import GameRecord
-from spillebord.server import fairness
+from spillebord.server.room import fairness
 
 
 async def test_a_creator_cannot_choose_an_invited_table_s_deal(server: LiveServer) -> None:

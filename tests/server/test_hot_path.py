@@ -19,14 +19,14 @@ from sqlalchemy import insert, select
 from tests.server.live import Client, LiveServer, create, settings_for
 
 from spillebord import games
-from spillebord.server import wire
 from spillebord.server.hub import Hub
-from spillebord.server.lobby import CreateMatch, create_match
-from spillebord.server.storage.engine import make_engine
-from spillebord.server.storage.migrate import upgrade
-from spillebord.server.storage.models import actions, matches
-from spillebord.server.storage.repo import EventRow, Repository, now
-from spillebord.server.storage.writer import GroupWriter
+from spillebord.server.infra.storage.engine import make_engine
+from spillebord.server.infra.storage.migrate import upgrade
+from spillebord.server.infra.storage.models import actions, matches
+from spillebord.server.infra.storage.repo import EventRow, Repository, now
+from spillebord.server.infra.storage.writer import GroupWriter
+from spillebord.server.room import wire
+from spillebord.server.tables.lobby import CreateMatch, create_match
 
 
 @pytest.fixture

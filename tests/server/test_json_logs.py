@@ -16,7 +16,7 @@ import httpx
 from tests.server.test_logs import session
 from tests.services import ROOT, _stop, free_port, wait_port
 
-from spillebord.server.logs import redact
+from spillebord.server.infra.logs import redact
 
 
 async def with_password(base: str) -> str:
@@ -51,7 +51,7 @@ def test_json_lines_with_match_and_seat_and_no_secrets(tmp_path: Path) -> None:
     # uvicorn's own access lines are JSON too, redacted
     assert any(x["logger"] == "uvicorn.access" and "/join/[redacted]" in x["msg"]
                for x in lines)
-    about_games = [x for x in lines if x["logger"] == "spillebord.server.ws"]
+    about_games = [x for x in lines if x["logger"] == "spillebord.server.http.ws"]
     assert len(about_games) >= 6  # three sockets opened and closed, bad tokens
     assert all(isinstance(x.get("match_id"), str) and "seat" in x for x in about_games)
     opened = [x for x in about_games if x["msg"] == "socket opened (seat)"]

@@ -22,10 +22,10 @@ from starlette.websockets import WebSocket
 from tests.server.live import Client, LiveServer, play_randomly, settings_for
 
 from spillebord import bots
-from spillebord.server.storage.engine import make_engine
-from spillebord.server.storage.repo import now
-from spillebord.server.storage.tables import TablesRepo
+from spillebord.server.infra.storage.engine import make_engine
+from spillebord.server.infra.storage.repo import now
 from spillebord.server.tables.feed import LobbyFeed, LobbySocket
+from spillebord.server.tables.storage import TablesRepo
 
 GAME = "gammel_jomfru"
 

@@ -75,7 +75,7 @@ def test_an_account_named_before_skeletons_still_signs_in(server: LiveServer) ->
     """A name stored with the old casefolded key is found at sign-in by it."""
     from sqlalchemy import create_engine, update
 
-    from spillebord.server.storage.models import players
+    from spillebord.server.infra.storage.models import players
 
     name, password = f"Olde Bo1 {next(_n)}", "Blåbær-Kage 7 af tårnet"
     with httpx.Client(base_url=server.http, timeout=30) as http:

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from tests.server.live import Client, LiveServer, create, settings_for
 
-from spillebord.server.storage import migrate
+from spillebord.server.infra.storage import migrate
 
 
 @pytest.fixture

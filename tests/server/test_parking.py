@@ -14,9 +14,9 @@ import httpx
 from sqlalchemy import update
 from tests.server.live import Client, LiveServer, create, settings_for
 
-from spillebord.server.storage.engine import make_engine
-from spillebord.server.storage.models import actions, matches
-from spillebord.server.storage.repo import now
+from spillebord.server.infra.storage.engine import make_engine
+from spillebord.server.infra.storage.models import actions, matches
+from spillebord.server.infra.storage.repo import now
 
 
 async def _move(c: Client) -> int:

@@ -12,7 +12,7 @@ import pytest
 from tests.server.live import LiveServer, free_port, settings_for
 from tests.server.test_orphans import start_serve
 
-from spillebord.server.settings import Settings
+from spillebord.server.infra.settings import Settings
 
 _n = itertools.count(1)
 

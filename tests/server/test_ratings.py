@@ -14,10 +14,10 @@ import httpx
 from sqlalchemy import func, select
 from tests.server.live import Client, LiveServer, play_randomly
 
-from spillebord.server.rating_math import seat_class
-from spillebord.server.storage.engine import make_engine
-from spillebord.server.storage.models import rated_matches, rating_history
-from spillebord.server.storage.repo import now
+from spillebord.core.rating import seat_class
+from spillebord.server.infra.storage.engine import make_engine
+from spillebord.server.infra.storage.models import rated_matches, rating_history
+from spillebord.server.infra.storage.repo import now
 
 GAME = "gammel_jomfru"
 PASSWORD = "Tårnet har 7 blå vinduer"

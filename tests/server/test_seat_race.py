@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import create_engine, func, select
 from tests.server.live import LiveServer, settings_for
 
-from spillebord.server.storage.models import seats
+from spillebord.server.infra.storage.models import seats
 
 TRIES = 50
 

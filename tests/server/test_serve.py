@@ -15,7 +15,7 @@ import pytest
 from tests.server.live import Client, LiveServer, create, free_port, settings_for
 
 from spillebord import games
-from spillebord.server.settings import Settings
+from spillebord.server.infra.settings import Settings
 
 
 def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:

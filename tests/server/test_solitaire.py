@@ -11,7 +11,7 @@ import pytest
 from tests.server.live import Client, LiveServer, create
 
 from spillebord import games
-from spillebord.server.compute import solver_offers
+from spillebord.server.infra.compute import solver_offers
 
 SOLO = [k for k in list(games.keys()) if games.load(k).is_solitaire]
 

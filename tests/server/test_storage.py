@@ -12,8 +12,8 @@ from tests.schema import assert_migrations_match_models
 from tests.server.live import Client, LiveServer, create
 
 from spillebord import games
-from spillebord.server.storage.engine import make_engine
-from spillebord.server.storage.models import actions, seats
+from spillebord.server.infra.storage.engine import make_engine
+from spillebord.server.infra.storage.models import actions, seats
 
 
 def test_migrations_match_models(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ SCRIPT = """
 import asyncio, sys
 from spillebord.games.kugler import kernel
 from spillebord.server.hub import Hub
-from spillebord.server.settings import Settings
+from spillebord.server.infra.settings import Settings
 
 async def main() -> None:
     assert not kernel.legal.signatures, "the kernel ran before the hub started"

@@ -24,7 +24,7 @@ from rich.table import Table
 from spillebord import games
 from spillebord.analysis.schema import TOURNAMENT, flags_label
 from spillebord.analysis.store import read_table
-from spillebord.server import rating_math
+from spillebord.core import rating as rating_math
 
 Z95 = 1.96
 BOT_MODEL = PlackettLuce(tau=0.0)

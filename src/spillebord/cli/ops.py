@@ -31,8 +31,8 @@ def upgrade(db: DbOpt = None) -> None:
     before starting the new release's workers."""
     from sqlalchemy import create_engine
 
-    from spillebord.server.scale.wiring import migrate_once
-    from spillebord.server.storage import migrate
+    from spillebord.server.infra.scale.wiring import migrate_once
+    from spillebord.server.infra.storage import migrate
 
     engine = create_engine(_db(db))
     try:
@@ -53,7 +53,7 @@ def upgrade(db: DbOpt = None) -> None:
 def backup(out: Annotated[Path, typer.Argument(help="the backup file to write")],
            db: DbOpt = None) -> None:
     """Back the database up (pg_dump's custom format; SQLite's backup API)."""
-    from spillebord.server.storage import backup as b
+    from spillebord.server.infra.storage import backup as b
 
     b.backup(_db(db), out)
     typer.echo(f"backed up to {out} ({out.stat().st_size} bytes)")
@@ -67,7 +67,7 @@ def restore(path: Annotated[Path, typer.Argument(help="a file `spillebord db bac
                                               "contents (stop the workers first)")] = False
             ) -> None:
     """Replace the database's contents with a backup (stop the workers first)."""
-    from spillebord.server.storage import backup as b
+    from spillebord.server.infra.storage import backup as b
 
     if not yes:
         raise ValueError("a restore replaces everything in the database: stop the "
@@ -97,7 +97,7 @@ def nginx_conf(
             help="TLS ends in front of nginx (a balancer): tell the workers HTTPS")]
         = False) -> None:
     """Print the nginx configuration for these workers (docs/deploy.md)."""
-    from spillebord.server.scale.nginx import Tls, render_nginx_conf
+    from spillebord.server.infra.scale.nginx import Tls, render_nginx_conf
 
     given = [server_name, certificate, key]
     if any(given) and not all(given):

@@ -16,18 +16,21 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 
 from spillebord import games
-from spillebord.server import api, apidocs, daily, metrics, ops, pages, ratings_api
+from spillebord.server.daily import service as daily
 from spillebord.server.errors import Refusal, unavailable
-from spillebord.server.guards import Guards
+from spillebord.server.http import api, apidocs, ops, pages
+from spillebord.server.http.guards import Guards
+from spillebord.server.http.proxies import TrustedProxies
+from spillebord.server.http.security import SecurityHeaders
+from spillebord.server.http.ws import serve_echo, serve_socket
 from spillebord.server.hub import Hub
-from spillebord.server.logs import install_json_lines, install_redaction
+from spillebord.server.infra import metrics
+from spillebord.server.infra.logs import install_json_lines, install_redaction
+from spillebord.server.infra.settings import Settings
+from spillebord.server.infra.storage.health import READS
 from spillebord.server.people import routes as people_routes
-from spillebord.server.proxies import TrustedProxies
-from spillebord.server.security import SecurityHeaders
-from spillebord.server.settings import Settings
-from spillebord.server.storage.health import READS
+from spillebord.server.ratings import routes as ratings_api
 from spillebord.server.tables import routes as table_routes
-from spillebord.server.ws import serve_echo, serve_socket
 
 log = logging.getLogger(__name__)
 

@@ -13,27 +13,27 @@ from datetime import timedelta
 from typing import Any
 
 from spillebord import games
-from spillebord.server import compute
-from spillebord.server.bots_runner import BotDriver
-from spillebord.server.chat import Chat
-from spillebord.server.compute import Compute
+from spillebord.server.chat.service import Chat
+from spillebord.server.chat.storage import ChatRepo
 from spillebord.server.errors import Refusal
-from spillebord.server.metrics import Metrics
-from spillebord.server.ops import Ops
-from spillebord.server.parking import Parking
+from spillebord.server.http.ops import Ops
+from spillebord.server.infra import compute
+from spillebord.server.infra.compute import Compute
+from spillebord.server.infra.metrics import Metrics
+from spillebord.server.infra.scale import wiring
+from spillebord.server.infra.settings import Settings
+from spillebord.server.infra.storage import migrate
+from spillebord.server.infra.storage.engine import Checkpointer, SqliteOwner, make_engine
+from spillebord.server.infra.storage.repo import MatchRow, Repository, now
+from spillebord.server.infra.storage.writer import GroupWriter
 from spillebord.server.people.service import People
-from spillebord.server.ports import DriverPresence, Observers, RoomPorts
-from spillebord.server.ratings import Ratings
-from spillebord.server.scale import wiring
-from spillebord.server.sessions import Session, token_hash
-from spillebord.server.settings import Settings
-from spillebord.server.storage import migrate
-from spillebord.server.storage.chat import ChatRepo
-from spillebord.server.storage.engine import Checkpointer, SqliteOwner, make_engine
-from spillebord.server.storage.people import PeopleRepo
-from spillebord.server.storage.ratings import RatingsRepo
-from spillebord.server.storage.repo import MatchRow, Repository, now
-from spillebord.server.storage.writer import GroupWriter
+from spillebord.server.people.storage import PeopleRepo
+from spillebord.server.ratings.service import Ratings
+from spillebord.server.ratings.storage import RatingsRepo
+from spillebord.server.room.bots import BotDriver
+from spillebord.server.room.parking import Parking
+from spillebord.server.room.ports import DriverPresence, Observers, RoomPorts
+from spillebord.server.room.session import Session, token_hash
 from spillebord.server.tables.service import Tables
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,7 @@ class Hub:
         self.chat = Chat(ChatRepo(self.engine), settings.chat_burst, settings.chat_every,
                          lambda: self.writer)
         self.ratings = Ratings(RatingsRepo(self.engine))
-        from spillebord.server.daily import Daily  # daily.py's routes import the hub
+        from spillebord.server.daily.service import Daily  # daily.py's routes import the hub
 
         self.daily = Daily(self)
         # One worker: in-process bus and locks.  SPILLEBORD_REDIS (with PostgreSQL):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from spillebord.core.record import GameRecord
 from spillebord.games.posthus import GAME
-from spillebord.server import compute
+from spillebord.server.infra import compute
 from spillebord.solvers import tables
 from spillebord.solvers.posthus import solve
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from spillebord.core.record import GameRecord
 from spillebord.games.studenter import GAME
-from spillebord.server import compute
+from spillebord.server.infra import compute
 from spillebord.solvers import tables
 from spillebord.solvers.studenter import solve
 

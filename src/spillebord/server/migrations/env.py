@@ -6,7 +6,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from spillebord.server.storage.models import metadata
+from spillebord.server.infra.storage.models import metadata
 
 config = context.config
 

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from spillebord.server.errors import Refusal
 from spillebord.server.people.service import People, SignedIn
-from spillebord.server.storage.people import Person
+from spillebord.server.people.storage import Person
 
 router = APIRouter(prefix="/api")
 COOKIE = "spillebord_session"

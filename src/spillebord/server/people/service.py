@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from spillebord.server.errors import Refusal
+from spillebord.server.infra.settings import Settings
+from spillebord.server.infra.storage.repo import now
 from spillebord.server.people.names import check_name, legacy_key, name_key
 from spillebord.server.people.passwords import Argon2Params, Passwords, check_new_password
-from spillebord.server.settings import Settings
-from spillebord.server.storage.people import PeopleRepo, Person
-from spillebord.server.storage.repo import now
+from spillebord.server.people.storage import PeopleRepo, Person
 
 
 def _digest(text: str) -> str:

@@ -29,11 +29,11 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from spillebord.server import wire
-from spillebord.server.background import cancel
-from spillebord.server.storage.health import READS
-from spillebord.server.storage.repo import now
-from spillebord.server.storage.tables import TablesRepo
+from spillebord.server.infra.background import cancel
+from spillebord.server.infra.storage.health import READS
+from spillebord.server.infra.storage.repo import now
+from spillebord.server.room import wire
+from spillebord.server.tables.storage import TablesRepo
 
 log = logging.getLogger(__name__)
 LOOKBACK = 10.0  # seconds a commit may lag its stamp on another worker (issue 15: a

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Body, Cookie, Header, Query, Request, WebSocket
 from pydantic import BaseModel, Field
 
 from spillebord.server.hub import Hub
-from spillebord.server.lobby import check_player
+from spillebord.server.tables.lobby import check_player
 from spillebord.server.tables.service import QuickMatch
 
 router = APIRouter()

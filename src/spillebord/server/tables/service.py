@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from spillebord.server.background import cancel, every
 from spillebord.server.errors import Refusal
-from spillebord.server.sessions import token_hash
-from spillebord.server.storage.repo import now
-from spillebord.server.storage.tables import TablesRepo
+from spillebord.server.infra.background import cancel, every
+from spillebord.server.infra.storage.repo import now
+from spillebord.server.room.session import token_hash
 from spillebord.server.tables.feed import LobbyFeed
+from spillebord.server.tables.storage import TablesRepo
 
 if TYPE_CHECKING:
     from spillebord.server.hub import Hub
@@ -73,7 +73,7 @@ class Tables:
 
     async def quick(self, req: QuickMatch, player: str | None) -> dict[str, Any]:
         """Sit down at the oldest public table that fits, or open one."""
-        from spillebord.server.lobby import CreateMatch, SeatSpec, create_match
+        from spillebord.server.tables.lobby import CreateMatch, SeatSpec, create_match
 
         game = self.hub.game_or_refuse(req.game)
         if game.is_solitaire or req.seats not in game.seat_counts:
@@ -105,7 +105,7 @@ class Tables:
             await self.fill(match_id, game, level)
 
     async def fill(self, match_id: str, game: str, level: int) -> list[int]:
-        from spillebord.server.lobby import level_bot
+        from spillebord.server.tables.lobby import level_bot
 
         bot = level_bot(game, level)
         options = {"level": level}

@@ -1,0 +1,1 @@
+"""Table chat (issue 15): the service and its storage."""

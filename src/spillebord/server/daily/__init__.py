@@ -1,0 +1,1 @@
+"""The daily deal (issue 15): its routes and service, and its storage."""

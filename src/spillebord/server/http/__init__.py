@@ -1,0 +1,2 @@
+"""The edge: HTTP routes, pages, API docs, request guards, security headers, trusted
+proxies, the WebSocket endpoint and the routes' FastAPI dependencies."""

@@ -1,0 +1,480 @@
+"""The WebSocket endpoint ``/ws/{match_id}`` (docs/protocol.md).
+
+Each socket is a ``Connection``: a receive loop that validates every frame and turns it
+into a session call, and a sender task that drains an outbox.  State messages are
+coalesced (a socket that falls behind gets the newest full state, with every event it
+missed listed), so a slow reader cannot grow memory or hold up the game.  What a frame
+causes on its own socket (the state after an ``act``, a refusal) is sent by the receive
+loop right after handling it; the sender task sends what others cause.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from spillebord.server.errors import Refusal, unavailable
+from spillebord.server.infra import compute, logs
+from spillebord.server.infra.scale import wiring
+from spillebord.server.infra.storage.health import READS
+from spillebord.server.room import wire
+
+if TYPE_CHECKING:
+    from spillebord.server.hub import Hub
+    from spillebord.server.room.session import Session
+
+log = logging.getLogger(__name__)
+STATE = object()  # outbox marker: "send the newest state"
+MAX_OUTBOX = 256
+MAX_TEXT = 200  # longest action text or click target accepted
+MAX_DEPTH = 16  # deepest nesting of objects and arrays accepted in a frame
+MAX_VERSION = 2**63 - 1  # the largest ``v`` a client may send
+
+
+def _msg(t: str, v: int, d: Any) -> str:
+    return wire.dumps({"t": t, "v": v, "d": d})
+
+
+class Connection:
+    def __init__(self, hub: Hub, ws: WebSocket, session: Session) -> None:
+        self.hub = hub
+        self.ws = ws
+        self.session = session
+        self.seat: int | None = None
+        self.tag = logs.tag_game(session.id)  # this task's log lines name the match
+        self.since = session.version
+        self.outbox: collections.deque[object] = collections.deque()
+        self.state_queued = False
+        self.ready = asyncio.Event()
+        self.inline = False  # the receive task is handling a frame; it sends afterwards
+        self.draining = False
+        self.closed = False
+        self.busy = False
+        self.close_code = 1008  # policy: a client that stopped reading
+        self.restarting = False  # close with 1012 once the current frame is answered
+        self.acked = False  # the frame being handled was an acknowledged action
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.allowance = 2 * hub.settings.rate_per_second
+        self.last = time.monotonic()
+
+    # -- outgoing -------------------------------------------------------------------
+    def push(self, item: object) -> None:
+        if item is STATE:
+            if self.state_queued:
+                return
+            self.state_queued = True
+        if len(self.outbox) >= MAX_OUTBOX:
+            self.closed = True  # the client stopped reading; it can reconnect
+            self.ready.set()
+        self.outbox.append(item)
+        if not self.inline:
+            self.ready.set()
+
+    def error(self, code: str, reason: str, ref: str | None = None,
+              message: dict[str, object] | None = None) -> None:
+        """``message``: a Refusal's to_json() (it adds the key and params, if any)."""
+        self.hub.metrics.refused(code)
+        d: dict[str, object] = {"code": code, "reason": reason, **(message or {})}
+        if ref is not None:
+            d["ref"] = ref
+        self.push(_msg("error", self.session.version, d))
+
+    def on_event(self, _version: int) -> None:
+        self.push(STATE)
+
+    async def sender(self) -> None:
+        try:
+            await self._send_loop()
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self.closed = True
+
+    async def _send_loop(self) -> None:
+        while not self.closed:
+            await self.ready.wait()
+            self.ready.clear()
+            await self._drain()
+        await self.ws.close(code=self.close_code)
+
+    def restart(self) -> None:
+        """The worker drains: close with 1012 (the page reconnects at once) — after
+        the frame being handled, if any, has been answered (an action in flight is
+        acknowledged on this socket, not discovered after the reconnect)."""
+        self.close_code = 1012
+        if self.inline:
+            self.restarting = True
+            return
+        self.closed = True
+        self.ready.set()
+
+    async def on_frame(self, text: str) -> None:
+        """Handle one incoming frame, then send what it caused from this task (the
+        answer to an action leaves without waking the sender task: one task switch
+        less per action)."""
+        received = time.perf_counter()
+        self.inline = True
+        try:
+            await self.handle(text)
+        finally:
+            self.inline = False
+        if self.outbox and not self.draining:
+            try:
+                await self._drain()
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                self.closed = True
+        if self.acked:  # receive → acknowledged (metrics.py)
+            self.acked = False
+            self.hub.metrics.acknowledged(self.session.row.game,
+                                          time.perf_counter() - received)
+        if self.restarting:  # answered: now close (this task; the loop ends after it)
+            self.closed = True
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                await self.ws.close(code=self.close_code)
+        if self.closed:
+            self.ready.set()  # the sender task closes the socket
+
+    async def _drain(self) -> None:
+        """Send the outbox in order; one drainer at a time (the other returns at once:
+        the running one sends whatever arrives meanwhile)."""
+        if self.draining:
+            return
+        self.draining = True
+        try:
+            await self._send_outbox()
+        finally:
+            self.draining = False
+
+    async def _send_outbox(self) -> None:
+        while self.outbox and not self.closed:
+            item = self.outbox.popleft()
+            if item is STATE:
+                self.state_queued = False
+                try:
+                    text = self.session.state_message(self.seat, self.since)
+                except Exception:  # a game's view failed: report, keep the socket
+                    log.exception("rendering match %s failed", self.session.id)
+                    text = _msg("error", self.session.version, {
+                        "code": "internal", "reason": "the server could not show "
+                                                      "this position; try sync"})
+                self.since = self.session.version
+            else:
+                assert isinstance(item, str)
+                text = item
+            await self.ws.send_text(text)
+
+    def welcome(self) -> None:
+        """Queue a ``welcome`` and then the state for the socket's seat.  A state still
+        queued from an earlier welcome (a ``hello`` answered before the sender ran) moves
+        behind the new welcome: the page draws the first state after its role's welcome,
+        so a state sent before it would be the only one and the board would stay empty."""
+        if STATE in self.outbox:
+            self.outbox = collections.deque(x for x in self.outbox if x is not STATE)
+        self.state_queued = False
+        role = "spectator" if self.seat is None else "player"
+        self.push(_msg("welcome", self.session.version,
+                       {"seat": self.seat, "role": role, "match": self.session.public_info()}))
+        self.since = self.session.version
+        self.push(STATE)
+
+    # -- incoming -------------------------------------------------------------------
+    def take_seat(self, token: str) -> bool:
+        """Take the token's seat (leaving the socket's current one); a bad token changes
+        nothing — a seated socket stays seated — and the caller says ``bad_token``."""
+        seat = self.session.seat_for_token(token)
+        if seat is None:
+            return False
+        self.session.detach(self.seat)
+        self.seat = self.tag.seat = seat
+        self.session.attach(seat)
+        return True
+
+    def rate_ok(self) -> bool:
+        now = time.monotonic()
+        rate = self.hub.settings.rate_per_second
+        self.allowance = min(2 * rate, self.allowance + (now - self.last) * rate)
+        self.last = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+    async def handle(self, raw: str) -> None:
+        limit = self.hub.settings.max_frame
+        if len(raw) > limit or (len(raw) * 4 > limit and len(raw.encode()) > limit):
+            self.error("too_large", f"a message may be at most {limit} bytes")
+            return
+        try:
+            msg = wire.loads(raw)
+        except (wire.JSONDecodeError, RecursionError):
+            msg = None
+        t = msg.get("t") if isinstance(msg, dict) else None
+        ref = t if isinstance(t, str) and t in HANDLERS else None
+        if not self.rate_ok():
+            self.error("rate_limited", "too many messages; at most "
+                       f"{self.hub.settings.rate_per_second:g} per second", ref)
+            return
+        if not isinstance(msg, dict) or not isinstance(t, str):
+            self.error("malformed", 'a message is one JSON object '
+                                    '{"t": type, "v": version, "d": data}')
+            return
+        # (nesting deeper than MAX_DEPTH takes more than MAX_DEPTH brackets)
+        if raw.count("{") + raw.count("[") > MAX_DEPTH and too_deep(msg):
+            self.error("malformed", f"a message nests at most {MAX_DEPTH} levels", ref)
+            return
+        d = msg.get("d", {})
+        if d is None:
+            d = {}
+        if not isinstance(d, dict):
+            self.error("malformed", "d must be an object", ref)
+            return
+        v = msg.get("v")
+        handler = HANDLERS.get(t)
+        if handler is None:
+            self.error("unknown_type", f"unknown message type {t[:40]!r}", None)
+            return
+        try:
+            await handler(self, v, d)
+        except Refusal as exc:
+            self.error(exc.code, exc.reason, t, exc.to_json())
+        except Exception as exc:
+            if READS.note(exc, f"a {t} message"):  # an outage: logged once (issue 31)
+                refusal = unavailable()
+                self.error(refusal.code, refusal.reason, t, refusal.to_json())
+                return
+            log.exception("message %s failed in match %s", t, self.session.id)
+            self.error("internal", "the server failed on this message; nothing changed", t)
+
+    @staticmethod
+    def _version(v: Any) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_VERSION:
+            raise Refusal("malformed", "v must be the version you saw "
+                                       f"(an integer from 0 to {MAX_VERSION})")
+        return v
+
+    @staticmethod
+    def _text(d: dict[str, Any], key: str) -> str:
+        value = d.get(key)
+        if not isinstance(value, str) or not value or len(value) > MAX_TEXT:
+            raise Refusal("malformed", f"d.{key} must be a non-empty string "
+                                       f"of at most {MAX_TEXT} characters")
+        return value
+
+    async def on_hello(self, _v: Any, d: dict[str, Any]) -> None:
+        token = self._text(d, "token")
+        if self.hub.scale.shared and self.session.seat_for_token(token) is None:
+            await wiring.refresh(self.hub, self.session)  # claimed on another worker?
+        if self.take_seat(token):
+            self.welcome()
+        else:
+            self.bad_token("hello")
+
+    def bad_token(self, ref: str | None) -> None:
+        log.info("a token that opens no seat of the match")
+        self.error("bad_token", "this token does not open a seat of this match", ref)
+
+    async def on_ping(self, _v: Any, d: dict[str, Any]) -> None:
+        self.push(_msg("pong", self.session.version, d))
+
+    async def on_sync(self, v: Any, _d: dict[str, Any]) -> None:
+        self.since = min(self._version(0 if v is None else v), self.session.version)
+        self.state_queued = False
+        self.push(STATE)
+
+    async def on_act(self, v: Any, d: dict[str, Any]) -> None:
+        await self.session.act(self.seat, self._version(v), self._text(d, "action"))
+        self.acked = True
+
+    async def on_undo(self, v: Any, _d: dict[str, Any]) -> None:
+        applied = self.session.applied
+        await self.hub.daily.refuse_undo(self.session.id, applied[-1] if applied else None)
+        await self.session.undo(self.seat, self._version(v))
+        self.acked = True
+
+    async def on_redo(self, v: Any, _d: dict[str, Any]) -> None:
+        await self.session.redo(self.seat, self._version(v))
+        self.acked = True
+
+    def _solitaire_seat(self) -> None:
+        self.session.solitaire_only()
+        if self.seat is None:
+            raise Refusal("spectator", "spectators cannot do that; connect with a seat token")
+        if not self.session.running:
+            raise Refusal("game_over", "the game has finished")
+
+    async def on_click(self, v: Any, d: dict[str, Any]) -> None:
+        version = self._version(v)
+        target = self._text(d, "target")
+        self._solitaire_seat()
+        session = self.session
+        if version != session.version:
+            raise Refusal("stale", f"you clicked on version {version}; "
+                                   f"the game is at {session.version}")
+        try:
+            meanings = [str(a) for a in session.game.click(session.state, target)]
+        except ValueError as exc:
+            raise Refusal.from_error("no_move", exc) from None
+        if not meanings:
+            raise Refusal("no_move", f"clicking {target} does nothing here",
+                          key="server.click_nothing", params={"place": target},
+                          places=("place",))
+        if len(meanings) == 1:
+            await session.act(self.seat, version, meanings[0])
+            self.acked = True
+        else:
+            self.push(_msg("choices", version, {"target": target, "actions": meanings}))
+
+    async def on_chat(self, _v: Any, d: dict[str, Any]) -> None:
+        """A line of table chat (server/chat.py): everyone at the match gets it.  A
+        solitaire has no chat (nobody to talk to: docs/server.md, "Chat")."""
+        if self.session.solitaire:
+            raise Refusal("no_chat", "a solitaire has no chat", key="server.no_chat")
+        player = None if self.seat is None else self.session.seats[self.seat].player_id
+        await self.hub.chat.say(self.session.id, self.seat, player, self.session.version, d)
+
+    async def on_hint(self, _v: Any, _d: dict[str, Any]) -> None:
+        await self._solve("hint")
+
+    async def on_verdict(self, _v: Any, _d: dict[str, Any]) -> None:
+        await self._solve("verdict")
+
+    async def _solve(self, kind: str) -> None:
+        self._solitaire_seat()
+        await self.hub.daily.refuse_help(self.session.id)
+        session = self.session
+        needed = "hint" if kind == "hint" else "solve"
+        if not compute.solver_offers(session.row.game, needed):
+            raise Refusal("no_solver", f"{session.game.name_en} has no solver")
+        if self.busy:
+            raise Refusal("busy", "the solver is still working on your last question")
+        self.busy = True
+        task = asyncio.create_task(
+            self._solve_task(kind, session.version, session.record().dumps()))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _solve_task(self, kind: str, version: int, record: str) -> None:
+        s = self.hub.settings
+        try:
+            if kind == "hint":
+                action = await self.hub.compute.solver(compute.solver_hint, record,
+                                                       s.hint_seconds)
+                self.push(_msg("hint", version, {"action": action}))
+            else:
+                verdict = await self.hub.compute.solver(compute.solver_verdict, record,
+                                                        s.verdict_seconds)
+                self.push(_msg("verdict", version, {"verdict": verdict}))
+        except Exception:
+            log.exception("solver %s failed in %s", kind, self.session.id)
+            self.error("internal", "the solver failed; try again", kind)
+        finally:
+            self.busy = False
+
+
+Handler = Callable[[Connection, Any, dict[str, Any]], Awaitable[None]]
+# The message types a client may send (docs/protocol.md, "Client → server"): nothing
+# else reaches a method, whatever its name.
+HANDLERS: dict[str, Handler] = {
+    "hello": Connection.on_hello, "ping": Connection.on_ping, "sync": Connection.on_sync,
+    "act": Connection.on_act, "undo": Connection.on_undo, "redo": Connection.on_redo,
+    "click": Connection.on_click, "hint": Connection.on_hint,
+    "verdict": Connection.on_verdict, "chat": Connection.on_chat,
+}
+
+
+def too_deep(value: object) -> bool:
+    """Whether objects and arrays nest more than MAX_DEPTH levels (iteratively: no
+    recursion limit is ever reached, here or in the encoder)."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > MAX_DEPTH:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
+    if hub.ops.draining:  # going away: another worker takes it (server/ops.py)
+        await hub.ops.refuse_socket(ws)
+        return
+    await ws.accept()
+    try:
+        session = await hub.get(match_id)
+    except Refusal as exc:
+        await ws.send_text(_msg("error", 0, exc.to_json()))
+        await ws.close(code=4404)
+        return
+    conn = Connection(hub, ws, session)
+    hub.ops.connections.add(conn)
+    token = ws.query_params.get("token")
+    seated = conn.take_seat(token) if token else True
+    unsubscribe = hub.bus.subscribe(session.id, conn.on_event)
+    unchat = hub.chat.listen(session.id, conn.push)
+    conn.welcome()  # always the first message; a bad ?token= is refused right after
+    if not seated:
+        conn.bad_token(None)
+    session.seat_listeners.append(conn.push)  # claims and presence of the other seats
+    sender = asyncio.create_task(conn.sender())
+    log.info("socket opened (%s)", "spectator" if conn.seat is None else "seat")
+    try:
+        while not conn.closed:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                conn.error("malformed", "send text frames with JSON, not binary")
+                continue
+            await conn.on_frame(text)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        conn.closed = True
+        hub.ops.connections.discard(conn)
+        unsubscribe()
+        session.seat_listeners.remove(conn.push)
+        unchat()
+        session.detach(conn.seat)
+        sender.cancel()
+        hub.release(session)
+        log.info("socket closed")
+
+
+async def serve_echo(ws: WebSocket) -> None:
+    """Raw echo through the same stack, for the load benchmark's comparison.
+
+    ``/ws-echo?answers=1``: the first frame is a JSON array of texts; every later frame
+    is answered with the next of them, in turn — the stack's cost of an action's traffic
+    (a small message in, a state-sized one out) with no game and no database."""
+    await ws.accept()
+    try:
+        if ws.query_params.get("answers"):
+            try:
+                answers = wire.loads(await ws.receive_text())
+            except wire.JSONDecodeError:
+                answers = None
+            if not (isinstance(answers, list) and answers
+                    and all(isinstance(a, str) for a in answers)):
+                await ws.close(code=1003)
+                return
+            i = 0
+            while True:
+                await ws.receive_text()
+                await ws.send_text(answers[i % len(answers)])
+                i += 1
+        while True:
+            await ws.send_text(await ws.receive_text())
+    except (WebSocketDisconnect, RuntimeError):
+        pass

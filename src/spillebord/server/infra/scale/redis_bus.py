@@ -1,0 +1,394 @@
+"""``RedisBus``: the ``EventBus`` seam across worker processes, over Redis pub/sub.
+
+Every worker publishes ``"E <worker> <match> <version>"`` on one channel after each
+committed event and listens to the same channel (``"S <worker> <json>"`` messages carry
+which seats have sockets on which worker: presence.py; ``"N <worker> <topic> <arg>"``
+are notices — ``note`` — that something other than an event changed, e.g. a match's
+chat: the other workers read it then instead of polling).  Its own sockets are told at once
+(no round trip); the other workers hear it through Redis, first bring their copy of the
+match up to that version from the database (``catch_up``), then tell their sockets.
+Redis delivers the messages of one channel in the order it received them, and a match's
+versions are published in order under the match's lock, so every socket sees every
+event in order (a state message lists every event since the previous one it got).
+
+When Redis is unreachable the worker keeps serving its own sockets, logs it, counts it
+(``stats``), and retries with back-off: unsent announcements are kept (only the newest
+version per match matters) and sent on reconnect, and after a reconnect the worker
+catches up every match its sockets watch from the database, since it may have missed
+announcements meanwhile.  Nothing is dropped: the database is the truth, Redis only says
+"look again".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from spillebord.server.infra.bus import Listener, Listeners
+from spillebord.server.infra.scale.presence import INTERVAL, WATCH, PresenceTable
+
+log = logging.getLogger(__name__)
+CatchUp = Callable[[str, int], Awaitable[int]]  # (match, version seen) -> local version
+CHANNEL = "spillebord:events"
+STOP_TIMEOUT = 5.0  # seconds any close or shutdown step may take
+MAX_BACKOFF = 2.0
+
+
+@dataclass
+class BusStats:
+    published: int = 0
+    received: int = 0
+    publish_failures: int = 0
+    disconnects: int = 0
+    reconnects: int = 0
+    connected: bool = False
+
+
+class RedisBus:
+    def __init__(self, url: str, channel: str = CHANNEL, worker: str | None = None) -> None:
+        self.url = url
+        self.channel = channel
+        self.worker = worker or f"{os.getpid()}-{secrets.token_hex(4)}"
+        self.stats = BusStats()
+        self._listeners = Listeners(on_empty=self._forget_if_idle)
+        self._catch_up: CatchUp | None = None
+        self._holds: Callable[[str], bool] | None = None
+        self._told: dict[str, int] = {}         # match -> newest version told locally
+        self._pending: dict[str, int] = {}      # match -> newest version not yet sent
+        self._wake = asyncio.Event()
+        self._known: dict[str, int] = {}        # match -> newest version announced
+        self._busy: dict[str, asyncio.Task[None]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._subscribed = asyncio.Event()
+        self._client: aioredis.Redis | None = None
+        self.presence = PresenceTable()
+        self._presence_dirty = True
+        self.on_presence: Callable[[str], None] | None = None  # a match's presence changed
+        # Direct messages (scale/forward.py): each worker also listens on a channel of
+        # its own; ``on_direct(sender, payload)`` gets what was sent to it.
+        self.direct_channel = f"{channel}:w:{self.worker}"
+        self.on_direct: Callable[[str, str], None] | None = None
+        # Announce only matches another worker has sockets on (shared mode sets it:
+        # with nginx hashing a game's sockets are on its owner, so an action costs no
+        # Redis traffic at all).  The presence snapshots say which; when one shows a
+        # match newly watched, ``current(match)`` (the owner's version, else None) is
+        # announced at once, so the new watcher misses nothing in between.
+        self.only_watched = False
+        self.current: Callable[[str], int | None] | None = None
+        # The version this worker's copy of a match is at (its first socket got it), so
+        # an announcement of a version the sockets have does not tell them again.
+        self.local_version: Callable[[str], int] | None = None
+        # Notices (``note``): topic -> what to call with the notice's argument on the
+        # other workers.  Sent after the change committed; a notice lost while Redis is
+        # down only delays (the receivers also read on a slow timer).
+        self.on_note: dict[str, Callable[[str], None]] = {}
+        self._notes: set[tuple[str, str]] = set()
+
+    # -- lifecycle ----------------------------------------------------------------------
+    def set_catch_up(self, fn: CatchUp, holds: Callable[[str], bool] | None = None) -> None:
+        """``fn(match, version)`` brings the local copy of ``match`` up to at least
+        ``version`` (from the database) and returns the local version; ``holds(match)``
+        says whether this worker keeps that match in memory (default: it has listeners).
+        """
+        self._catch_up = fn
+        self._holds = holds
+
+    async def start(self, timeout: float = 10.0) -> None:
+        self._client = aioredis.Redis.from_url(self.url, socket_connect_timeout=2,
+                                               socket_timeout=5, health_check_interval=10)
+        self._tasks = [asyncio.create_task(self._receive_loop(), name="redis-bus-receive"),
+                       asyncio.create_task(self._send_loop(), name="redis-bus-send"),
+                       asyncio.create_task(self._presence_loop(), name="redis-bus-presence")]
+        # Start serving even if Redis is down (it is reported and retried), but wait a
+        # little for the subscription so the first events are not missed.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._subscribed.wait(), timeout)
+
+    async def stop(self) -> None:
+        tasks = self._tasks + list(self._busy.values())
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            # Bounded: a task stuck in a dead connection's close must not hang shutdown.
+            _done, stuck = await asyncio.wait(tasks, timeout=STOP_TIMEOUT)
+            if stuck:
+                log.warning("redis bus: %d tasks did not stop in time", len(stuck))
+        self._tasks = []
+        if self._client is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._client.aclose(), STOP_TIMEOUT)
+
+    # -- the EventBus seam ----------------------------------------------------------------
+    async def ping(self, timeout: float = 1.0) -> bool:
+        """Whether Redis answers a PING within ``timeout`` seconds (for /readyz)."""
+        if self._client is None:
+            return False
+        try:
+            return bool(await asyncio.wait_for(self._client.ping(), timeout))
+        except Exception:  # down, refused, timed out: not ready
+            return False
+
+    def subscribe(self, match_id: str, listener: Listener) -> Callable[[], None]:
+        first = not self._listeners.has(match_id)
+        unsubscribe = self._listeners.subscribe(match_id, listener)
+        if first:
+            if self.local_version is not None:
+                self._told[match_id] = max(self.local_version(match_id),
+                                           self._told.get(match_id, 0))
+            self._watch(match_id, 1)
+        return unsubscribe
+
+    def _watch(self, match_id: str, count: int) -> None:
+        self.presence.set_local(match_id, WATCH, count)
+        self._presence_dirty = True
+        self._wake.set()
+
+    def count(self, match_id: str) -> int:
+        return self._listeners.count(match_id)
+
+    async def publish(self, match_id: str, version: int) -> None:
+        """Tell this worker's listeners now and queue the announcement for the others
+        (never blocks on Redis, never raises: the event is already committed)."""
+        self._notify(match_id, version)
+        if self.only_watched and not self.presence.watched_elsewhere(match_id):
+            return  # nobody else has a socket on it
+        self._pending[match_id] = max(version, self._pending.get(match_id, 0))
+        self._wake.set()
+
+    async def send_direct(self, worker: str, payload: str) -> None:
+        """Publish ``payload`` to one worker only (raises RedisError or OSError).  Tried
+        twice: after an outage the pool's first connection may be a dead one."""
+        assert self._client is not None
+        for attempt in (1, 2):
+            try:
+                await self._client.publish(f"{self.channel}:w:{worker}",
+                                           f"D {self.worker} {payload}")
+                return
+            except (RedisError, OSError):
+                if attempt == 2:
+                    raise
+
+    def note(self, topic: str, arg: str) -> None:
+        """Tell the other workers (``on_note[topic](arg)`` there); never blocks."""
+        self._notes.add((topic, arg))
+        self._wake.set()
+
+    # -- presence (takeover across workers) -------------------------------------------
+    def set_presence(self, match_id: str, seat: int, count: int) -> None:
+        """This worker now has ``count`` sockets on ``seat`` of the match."""
+        self.presence.set_local(match_id, seat, count)
+        self._presence_dirty = True
+        self._wake.set()
+
+    def present_elsewhere(self, match_id: str, seat: int) -> bool:
+        return self.presence.elsewhere(match_id, seat)
+
+    async def _presence_loop(self) -> None:
+        while True:
+            await asyncio.sleep(INTERVAL)
+            self._presence_dirty = True
+            self._wake.set()
+            for match_id in self.presence.expire():
+                self._presence_changed(match_id)
+
+    def _presence_changed(self, match_id: str) -> None:
+        if self.on_presence is not None:
+            try:
+                self.on_presence(match_id)
+            except Exception:
+                log.exception("presence hook failed for match %s", match_id)
+
+    def tell_local(self, match_id: str, version: int) -> None:
+        """Tell this worker's listeners only (the hub found newer events itself)."""
+        self._notify(match_id, version)
+
+    def _notify(self, match_id: str, version: int) -> None:
+        if self._listeners.has(match_id):
+            self._told[match_id] = max(version, self._told.get(match_id, 0))
+        for listener in self._listeners.of(match_id):
+            try:
+                listener(version)
+            except Exception:
+                log.exception("event listener failed for match %s", match_id)
+
+    # -- sending ----------------------------------------------------------------------------
+    async def _send_loop(self) -> None:
+        backoff = 0.05
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._pending or self._presence_dirty or self._notes:
+                batch, self._pending = self._pending, {}
+                presence, self._presence_dirty = self._presence_dirty, False
+                notes, self._notes = self._notes, set()
+                try:
+                    assert self._client is not None
+                    async with self._client.pipeline(transaction=False) as pipe:
+                        for match_id, version in batch.items():
+                            pipe.publish(self.channel,
+                                         f"E {self.worker} {match_id} {version}")
+                        if presence:
+                            pipe.publish(self.channel,
+                                         f"S {self.worker} {self.presence.snapshot()}")
+                        for topic, arg in notes:
+                            pipe.publish(self.channel, f"N {self.worker} {topic} {arg}")
+                        await pipe.execute()
+                    self.stats.published += len(batch)
+                    backoff = 0.05
+                except (RedisError, OSError) as exc:
+                    self.stats.publish_failures += 1
+                    log.warning("redis publish failed (%s); %d announcements kept, retrying",
+                                exc, len(batch))
+                    for match_id, version in batch.items():  # keep the newest of each
+                        self._pending[match_id] = max(version,
+                                                      self._pending.get(match_id, 0))
+                    self._presence_dirty = self._presence_dirty or presence
+                    self._notes |= notes
+                    await asyncio.sleep(backoff)
+                    backoff = min(MAX_BACKOFF, backoff * 2)
+
+    # -- receiving ------------------------------------------------------------------------
+    async def _receive_loop(self) -> None:
+        backoff = 0.05
+        first = True
+        while True:
+            assert self._client is not None
+            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.channel, self.direct_channel)
+                self.stats.connected = True
+                self._subscribed.set()
+                if not first:
+                    self.stats.reconnects += 1
+                    log.warning("redis bus reconnected; catching up watched matches")
+                    self._resync_all()
+                first = False
+                backoff = 0.05
+                while True:
+                    message = await pubsub.get_message(timeout=30.0)
+                    if message is not None:
+                        self._on_message(message)
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as exc:
+                if self.stats.connected:
+                    self.stats.disconnects += 1
+                    log.warning("redis bus disconnected (%s); retrying", exc)
+                self.stats.connected = False
+                await asyncio.sleep(backoff)
+                backoff = min(MAX_BACKOFF, backoff * 2)
+            finally:
+                with contextlib.suppress(Exception):
+                    # redis < 8.2 leaves aclose untyped, 8.2 types it: a typed name calls
+                    # either without a per-version ignore
+                    close: Callable[[], Awaitable[object]] = pubsub.aclose
+                    await asyncio.wait_for(close(), STOP_TIMEOUT)
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        data = message.get("data")
+        if isinstance(data, bytes):
+            data = data.decode("utf-8", "replace")
+        text = str(data)
+        if text.startswith("D "):
+            _d, sender, payload = [*text.split(" ", 2), "", ""][:3]
+            if self.on_direct is not None:
+                try:
+                    self.on_direct(sender, payload)
+                except Exception:
+                    log.exception("direct message hook failed")
+            return
+        if text.startswith("N "):
+            _n, worker, topic, arg = [*text.split(" ", 3), "", "", ""][:4]
+            hook = self.on_note.get(topic)
+            if worker != self.worker and hook is not None:
+                try:
+                    hook(arg)
+                except Exception:
+                    log.exception("notice hook failed (%s)", topic)
+            return
+        if text.startswith("S "):
+            _s, worker, payload = [*text.split(" ", 2), "", ""][:3]
+            if worker != self.worker:
+                for match_id in self.presence.receive(worker, payload):
+                    self._presence_changed(match_id)
+                    self._announce_current(match_id)
+            return
+        parts = text.split(" ")
+        if len(parts) != 4 or parts[0] != "E" or not parts[3].isdigit():
+            log.warning("ignoring a malformed bus message %r", text[:80])
+            return
+        worker, match_id, version = parts[1], parts[2], int(parts[3])
+        self.stats.received += 1
+        if worker == self.worker or not self._holding(match_id):
+            return  # our own (listeners told when publishing), or a match we do not hold
+        self._known[match_id] = max(version, self._known.get(match_id, 0))
+        self._schedule(match_id)
+
+    def _announce_current(self, match_id: str) -> None:
+        if not self.only_watched or self.current is None \
+                or not self.presence.watched_elsewhere(match_id):
+            return
+        version = self.current(match_id)
+        if version is not None:
+            self._pending[match_id] = max(version, self._pending.get(match_id, 0))
+            self._wake.set()
+
+    def _holding(self, match_id: str) -> bool:
+        if self._listeners.has(match_id):
+            return True
+        return self._holds is not None and self._holds(match_id)
+
+    def _forget_if_idle(self, match_id: str) -> None:
+        if not self._listeners.has(match_id):
+            self._watch(match_id, 0)
+        if match_id not in self._busy and not self._holding(match_id):
+            self._known.pop(match_id, None)
+            self._told.pop(match_id, None)
+
+    def _resync_all(self) -> None:
+        # catch_up reads everything the database has beyond the local version, so one
+        # pass per watched match finds whatever was announced while we were away.
+        for match_id in self._listeners.matches():
+            self._schedule(match_id)
+
+    def _schedule(self, match_id: str) -> None:
+        """One catch-up task per match at a time; announcements that arrive meanwhile
+        are picked up by its loop, so versions are delivered in order."""
+        if match_id not in self._busy:
+            self._busy[match_id] = asyncio.create_task(self._deliver(match_id))
+
+    async def _deliver(self, match_id: str) -> None:
+        """Catch up until the local copy has every announced version, telling the
+        listeners each time it advanced.  A database that is briefly unreachable is
+        retried a bounded number of times; the next announcement retries again."""
+        try:
+            for attempt in range(40):
+                wanted = self._known.get(match_id, 0)
+                try:
+                    local = (wanted if self._catch_up is None
+                             else await self._catch_up(match_id, wanted))
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.warning("catching up match %s failed (attempt %d)", match_id,
+                                attempt + 1, exc_info=True)
+                    await asyncio.sleep(min(MAX_BACKOFF, 0.05 * 2 ** attempt))
+                    continue
+                if local > self._told.get(match_id, -1):
+                    self._notify(match_id, local)
+                if self._known.get(match_id, 0) <= local:
+                    return
+                await asyncio.sleep(0.02)
+            log.error("match %s: could not catch up to version %d", match_id,
+                      self._known.get(match_id, 0))
+        finally:
+            self._busy.pop(match_id, None)

@@ -1,0 +1,133 @@
+"""Bots playing their seats server-side, and bot takeover of absent humans.
+
+One ``BotDriver`` task per running match wakes after every event and every
+(dis)connection.  When the seat to move is a bot seat — or a human seat whose sockets
+have all been gone for the room's ``takeover_seconds`` — it waits the configured delay
+(a watchable pace), asks the bot off the event loop, and submits the action through the
+session like any client (a stale answer is simply dropped and recomputed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+from spillebord import bots
+from spillebord.server.errors import Refusal
+from spillebord.server.infra import compute, logs
+
+if TYPE_CHECKING:
+    from spillebord.core.protocol import State
+    from spillebord.server.hub import Hub
+    from spillebord.server.room.session import Session
+
+log = logging.getLogger(__name__)
+LEASE_RETRY = 2.0  # seconds between attempts to take over another worker's bots
+BOT_TIMEOUT = 60.0  # seconds; bot options are capped at 5 s of thinking (lobby.py)
+
+
+def takeover_bot(game_key: str) -> str:
+    """The game's first own bot (its best heuristic, by convention), else random."""
+    names = [n for n in compute.bot_names(game_key) if n != "random"]
+    return names[0] if names else "random"
+
+
+def _choose_in_thread(player: bots.Bot, state: State, seat: int, rng: random.Random) -> str:
+    return str(player.choose(bots.Observation(state, seat, rng)))
+
+
+class BotDriver:
+    def __init__(self, hub: Hub, session: Session) -> None:
+        self.hub = hub
+        self.session = session
+        self.wake = asyncio.Event()
+        self.players: dict[tuple[int, str], bots.Bot] = {}
+        self.rngs: dict[int, random.Random] = {}
+        session.on_change.append(self.wake.set)
+        self.task = asyncio.create_task(self._run(), name=f"bots-{session.id}")
+
+    def controller(self, seat: int | None) -> tuple[tuple[str, dict[str, Any]] | None,
+                                                    float | None]:
+        """Who plays ``seat`` now (bot name and options, or None for a human), and when
+        to look again (seconds until a takeover would start, None = only on wake)."""
+        s = self.session
+        if seat is None or not s.running:
+            return None, None
+        row = s.seats[seat]
+        if row.kind == "bot" and row.bot is not None:
+            # The seat's "level" column holds the bot's keyword options (or null).
+            options = row.level if isinstance(row.level, dict) else {}
+            return (row.bot, options), None
+        timeout = s.row.takeover_seconds
+        if timeout is None or s.present(seat):
+            return None, None
+        left = s.away_since[seat] + timeout - time.monotonic()
+        if left > 0:
+            return None, left
+        return (takeover_bot(s.row.game), {}), None
+
+    async def _run(self) -> None:
+        s = self.session
+        tag = logs.tag_game(s.id)  # not the socket's tag this task was started from
+        delay = self.hub.settings.bot_delay
+        while s.running:
+            self.wake.clear()
+            if not await self.hub.scale.may_drive(s.id):  # another worker plays them
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), timeout=LEASE_RETRY)
+                continue
+            seat = s.state.to_move
+            who, wait = self.controller(seat)
+            if who is None or seat is None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), timeout=wait)
+                continue
+            if delay > 0:
+                await asyncio.sleep(delay)
+                if self.controller(seat)[0] != who:
+                    continue
+            version = s.version
+            tag.seat = seat
+            text = await self._choose(seat, who[0], who[1])
+            if text is None:
+                continue
+            try:
+                await s.act(seat, version, text, by_bot=True)
+            except Refusal as exc:
+                if exc.code not in ("stale", "not_your_turn", "game_over"):
+                    log.warning("bot %s in %s refused: %s", who[0], s.id, exc.reason)
+            # Give sockets a turn between bot actions even with no delay.
+            await asyncio.sleep(0)
+        await self.hub.scale.done_driving(s.id)
+
+    async def _choose(self, seat: int, name: str, options: dict[str, Any]) -> str | None:
+        s = self.session
+        state = s.state
+        rng = self.rngs.setdefault(seat, random.Random(secrets.randbits(64)))
+        try:
+            if self.hub.settings.bot_pool == "process":
+                # A bot that does not answer in time loses its turn to a random move.
+                return await asyncio.wait_for(self.hub.compute.bot(
+                    compute.bot_choose, s.record().dumps(), seat, name, options,
+                    rng.getrandbits(64)), timeout=BOT_TIMEOUT)
+            player = self.players.get((seat, name))
+            if player is None:
+                player = self.players[(seat, name)] = bots.load(s.row.game, name, **options)
+            return await self.hub.compute.run("thread", _choose_in_thread, player, state,
+                                              seat, rng)
+        except Exception:
+            log.exception("bot %s failed in %s; playing a random legal action", name, s.id)
+            if state is not s.state:
+                return None
+            legal = s.legal()[0]
+            return rng.choice(legal) if legal else None
+
+    async def stop(self) -> None:
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
