@@ -85,4 +85,4 @@ def test_ratings_order_bots_by_results_and_skip_one_bot_tables() -> None:
     assert [r.bot for r in ladder.ratings] == ["a", "b", "c"]
     assert ladder.ratings[0].interval[0] > ladder.ratings[2].interval[1]
     same = ratings.rate("gammel_jomfru", "", 3, [_row(["a", "a", "a"], [1, 2, 3], 0)])
-    assert same.ratings[0].mu == ratings.rating_math.default()[0]
+    assert same.ratings[0].mu == ratings.rating.default()[0]

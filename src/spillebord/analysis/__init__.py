@@ -10,7 +10,7 @@ results kept in Parquet files (docs/analysis.md, "Running the analysis").
 - ``ratings``: OpenSkill ratings of the bots from tournament results, and the ladder
   chart.
 
-Layering: this package uses games, bots and solvers (and the server's pure rating
-arithmetic); only the ``spillebord analyse`` command imports it.  It needs the
+Layering: this package uses games, bots and solvers (and the pure rating arithmetic
+in core/rating.py); only the ``spillebord analyse`` command imports it.  It needs the
 ``research`` extra (``pip install -e '.[research]'``: ray, pyarrow, matplotlib).
 """

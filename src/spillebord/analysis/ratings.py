@@ -1,8 +1,8 @@
 """OpenSkill ratings of bots from tournament results, and the ladder chart.
 
 The games of one game key, flag set and table size are rated in key order (bots list,
-seed, game number), each with the server's rating arithmetic (``server.rating_math``:
-the Plackett–Luce model, partners rated as a team) but without the site's drift term
+seed, game number), each with the site's rating arithmetic (``core.rating``:
+the Plackett–Luce model, partners rated as the game's teams) but without the site's drift term
 (τ = 0: a bot's strength does not change, so its σ keeps shrinking with more games and
 the ladder does not lean towards the last games): every seat starts a game with its
 bot's rating, and a bot that held several seats takes the mean of their new (μ, σ).
@@ -24,7 +24,7 @@ from rich.table import Table
 from spillebord import games
 from spillebord.analysis.schema import TOURNAMENT, flags_label
 from spillebord.analysis.store import read_table
-from spillebord.core import rating as rating_math
+from spillebord.core import rating
 
 Z95 = 1.96
 BOT_MODEL = PlackettLuce(tau=0.0)
@@ -45,7 +45,7 @@ class Rating:
 
     @property
     def shown(self) -> int:
-        return rating_math.shown(self.mu, self.sigma)
+        return rating.shown(self.mu, self.sigma)
 
 
 @dataclass(frozen=True)
@@ -93,8 +93,8 @@ def rate(game: str, flags: str, seats: int, rows: list[dict[str, Any]]) -> Ladde
         for s, place in enumerate(row["ranks"]):
             groups[place].append(s)
         ranking = [groups[p] for p in sorted(groups)]
-        after = rating_math.rate(game, seats, ranking,
-                                 {s: skill[bot] for s, bot in enumerate(lineup)}, BOT_MODEL)
+        after = rating.rate(game, seats, ranking,
+                            {s: skill[bot] for s, bot in enumerate(lineup)}, BOT_MODEL)
         new: dict[str, list[tuple[float, float]]] = defaultdict(list)
         for s, bot in enumerate(lineup):
             new[bot].append(after[s])

@@ -1,5 +1,7 @@
-"""The rating arithmetic (pure): seat-count classes, teams, OpenSkill updates and the
-number shown (server/ratings.py explains the choices)."""
+"""The rating arithmetic (pure, below the server so analysis/ can use it too): seat-count
+classes, OpenSkill updates over the game's own teams (``Game.teams``) and the number
+shown (server/ratings/service.py explains the choices).  A game is named by its key and
+read from the registry (core/registry.py)."""
 
 from __future__ import annotations
 
@@ -7,13 +9,15 @@ from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 
+from spillebord.core import registry
+
 MODEL = PlackettLuce()
 
 
 def seat_class(game: str, seats: int) -> str:
-    """The seat-count class a table plays in: kugler by its exact size (4, 6, 8);
-    other games 2, 3-4 or 5-8 seats."""
-    if game == "kugler" or seats <= 2:
+    """The seat-count class a table plays in: a game played in teams by its exact size
+    (kugler: 4, 6, 8 — the teams differ with it); other games 2, 3-4 or 5-8 seats."""
+    if seats <= 2 or len(teams_of(game, seats)) < seats:
         return str(seats)
     return "3-4" if seats <= 4 else "5-8"
 
@@ -23,10 +27,8 @@ def shown(mu: float, sigma: float) -> int:
 
 
 def teams_of(game: str, seats: int) -> list[tuple[int, ...]]:
-    if game == "kugler":
-        half = seats // 2
-        return [(t, t + half) for t in range(half)]
-    return [(s,) for s in range(seats)]
+    """The game's teams at a table of ``seats`` (every seat alone unless the game says)."""
+    return list(registry.load(game).teams(seats))
 
 
 def rate(game: str, seats: int, ranking: Sequence[Sequence[int]],
