@@ -90,12 +90,17 @@ check: install-dev lock-check jscheck
 	$(BIN)/mypy
 	$(BIN)/pytest -m "$(FAST)" -n 2
 
-# Every tier: all but the PostgreSQL/Redis/nginx tests in parallel (a file's tests on one
-# worker, so its module server starts once; the browser tests together on one worker,
-# tests/conftest.py), then those on their own, since they time real fail-overs.
+# Every tier in ONE pytest-xdist run (tests/conftest.py sets the groups): a file's tests
+# stay on one worker (its module server starts once), the browser tests all on one
+# worker (one server, one Chromium).  The services tests (tests/scale) run beside the
+# rest: tests/services.py's session fixtures give each xdist worker its own PostgreSQL,
+# Redis and nginx, so no two workers share a server; their fail-over tests wait on
+# conditions with generous deadlines, so they pass on a loaded machine (docs/testing.md).
+# --no-loadscope-reorder: the groups start in tests/conftest.py's order (longest chains
+# first), not sorted by their number of tests.
+# Before #30's last part: `-m "not services"` here, then `-m services` serially after it.
 pytest: install-test $(WARM)
-	$(BIN)/pytest -m "not services" -n $(JOBS) --dist loadgroup
-	$(BIN)/pytest -m services
+	$(BIN)/pytest -n $(JOBS) --dist loadgroup --no-loadscope-reorder
 
 test: system-deps install-test lint jscheck pytest
 

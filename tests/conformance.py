@@ -25,7 +25,9 @@ What is checked, per game and seat count:
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 import re
 from typing import Any
@@ -297,3 +299,35 @@ def playout(game: Game, seats: int, deal: int, deep_every: int) -> tuple[State, 
         state = nxt
     bound = "its declared max_length" if game.game_type.max_length else "the endless cap"
     raise AssertionError(f"{game.key} did not end within {cap} actions ({bound})")
+
+
+def check_value_equality(game: Game, seats: int, deal: int, limit: int = 60) -> None:
+    """States are equal by value (core.protocol.State): equal exactly when their game,
+    flags and position texts are; equal states hash alike; a state class does not
+    override the rule.  Over the positions of a random line, each parsed back twice."""
+    cls = type(game.new(deal=deal, seats=seats))
+    for name in ("__eq__", "__hash__"):
+        assert getattr(cls, name) is getattr(State, name), \
+            f"{cls.__name__} defines its own {name}: states are equal by position text"
+    texts, actions = random_line(game, seats, deal, limit)
+    state = game.new(deal=deal, seats=seats)
+    states = [state]
+    for action in actions:
+        state = state.apply(action)
+        states.append(state)
+    for text, s in zip(texts, states, strict=True):
+        flags = dict(s.flags)
+        a, b = game.parse_position(text, **flags), game.parse_position(text, **flags)
+        assert a is not b and a == b == s and s == a, "equal texts, unequal states"
+        assert hash(a) == hash(b) == hash(s), "equal states hash differently"
+        assert copy.deepcopy(s) == s
+        if pickle.loads(pickle.dumps(game)) is game:  # a registered game (Game.__reduce_ex__)
+            assert pickle.loads(pickle.dumps(s)) == s
+        assert s != text and text != s, "a state never equals its text"
+        for i, spec in enumerate(game.flag_specs):  # another variant: another state
+            flipped = {**flags, spec.name: not s.variant()[i]}
+            assert game.parse_position(text, **flipped) != s, f"== ignores flag {spec.name}"
+    by_text = {t: s for t, s in zip(texts, states, strict=True)}
+    assert len(set(states)) == len(by_text), "a set holds one state per position text"
+    for i in range(len(states) - 1):
+        assert (states[i] == states[i + 1]) == (texts[i] == texts[i + 1])

@@ -43,8 +43,17 @@ def pytest_ignore_collect(collection_path: Path) -> bool | None:
     return None
 
 
+# The order the tiers start in (`make test`, docs/testing.md): the longest chains first —
+# the browser group (one worker), then the services files (each worker its own
+# PostgreSQL/Redis/nginx), the server files, research — and the many short files of the
+# fast tier last, filling the workers' gaps at the end.  Files keep their order within
+# a tier; run with --no-loadscope-reorder so pytest-xdist hands the groups out in it.
+START_ORDER = {"browser": 0, "services": 1, "server": 2, "research": 3}
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    order: dict[int, int] = {}
     for item in items:
         parts = Path(item.path).resolve().relative_to(TESTS).parts
         tier = TIERS.get(parts[0]) if len(parts) > 1 else None
@@ -55,6 +64,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         # one Chromium for the package, as in a serial run).
         group = "browser" if tier == "browser" else "/".join(parts)
         item.add_marker(pytest.mark.xdist_group(group))
+        order[id(item)] = START_ORDER.get(tier or "", len(START_ORDER))
+    items.sort(key=lambda item: order[id(item)])  # stable: a file's tests stay together
 
 
 # multiprocessing's own helper for the test process (its semaphores): it ends with the

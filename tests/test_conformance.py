@@ -59,6 +59,13 @@ def test_positions_keep_their_future(game: Game, seats: int) -> None:
 
 
 @pytest.mark.parametrize(("game", "seats"), PARAMS)
+def test_states_are_equal_by_position_text(game: Game, seats: int) -> None:
+    """python-chess style value equality and a hash consistent with it, for every game
+    the registry holds (and the reference game)."""
+    conformance.check_value_equality(game, seats, DEALS[1])
+
+
+@pytest.mark.parametrize(("game", "seats"), PARAMS)
 def test_resamples_redraw_the_future(game: Game, seats: int) -> None:
     """A resample never keeps the true deal number nor depends on it, and in a seeded
     game (kugler's reshuffles, posthus' redeals) two resamples of one information state

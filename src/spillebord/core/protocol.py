@@ -4,7 +4,8 @@ walks through it).
 - ``Game``: names, seat counts, flags, the declared ``game_type`` (information, chance,
   maximum length, where hidden cards live) and ``teams``; ``new(deal=, seats=, **flags)``;
   notation.
-- ``State``: immutable; ``to_move``, ``legal_actions()``, ``apply()``, ``view(seat)``,
+- ``State``: immutable, equal by value (same game, flags and position text; hashable);
+  ``to_move``, ``legal_actions()``, ``apply()``, ``view(seat)``,
   ``outcome``, and ``resample(seat, rng)`` — a state from the same information set of
   ``seat`` with every card hidden from that seat drawn afresh (the determinization that
   bots and the leak test use).
@@ -181,6 +182,28 @@ class State(ABC):
 
     def __str__(self) -> str:
         return self.game.format_position(self)
+
+    # Value equality, python-chess style (docs/architecture.md, "State equality"): two
+    # states are equal when they are of the same game and variant (the flags, which the
+    # position text leaves to ``parse_position``'s arguments) and their position texts
+    # are equal; the text is a complete state (``parse_position`` gives it back), so
+    # equal states play on identically.  The hash is the text's: consistent with ``==``.
+    # Every game inherits both — a state class defines neither (conformance checks it).
+    def variant(self) -> tuple[bool, ...]:
+        """The flags' values in ``flag_specs`` order, defaults filled in."""
+        flags = self.flags
+        return tuple(bool(flags.get(f.name, f.default)) for f in self.game.flag_specs)
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, State):
+            return NotImplemented
+        return (self.game is other.game and self.variant() == other.variant()
+                and self.position() == other.position())
+
+    def __hash__(self) -> int:
+        return hash((self.game.key, self.position()))
 
 
 class Game(ABC):

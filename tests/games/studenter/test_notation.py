@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import Any
@@ -99,7 +100,8 @@ def test_resample_shuffles_only_the_unseen_stock() -> None:
     # Pass 2: the stock is the old waste, seen in order, so nothing is hidden.
     s2 = position(row=["2C", "5C"], helpers=["AC", None, "3C", "4C", None, "6C"], stock=[],
                   waste=["KD", "7S", "QS"], heights=[13] * 7 + [4]).apply("redeal")
-    assert s2.resample(0, random.Random(1)) == s2
+    # (the deal number is drawn afresh — it is part of the position text — and nothing else)
+    assert dataclasses.replace(s2.resample(0, random.Random(1)), deal=s2.deal) == s2
 
 
 def test_auto_move_takes_only_cards_nothing_can_be_built_on() -> None:

@@ -155,16 +155,3 @@ class PosthusState(State):
 
     def __repr__(self) -> str:
         return f"posthus.parse_position({self.game.format_position(self)!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, PosthusState)
-            and self.grid == other.grid
-            and self.round == other.round
-            and self.resigned == other.resigned
-            and self.deal == other.deal
-            and self.flags == other.flags
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.grid, self.round, self.resigned, self.deal))
