@@ -20,6 +20,7 @@ from spillebord.server import api, apidocs, daily, metrics, ops, pages, ratings_
 from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.guards import Guards
 from spillebord.server.hub import Hub
+from spillebord.server.learn import routes as learn_routes
 from spillebord.server.logs import install_json_lines, install_redaction
 from spillebord.server.people import routes as people_routes
 from spillebord.server.proxies import TrustedProxies
@@ -115,6 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(table_routes.router)
     app.include_router(ratings_api.router)
     app.include_router(daily.router)
+    app.include_router(learn_routes.router)  # issue #33: /learn/{game}, /api/learn
     app.include_router(pages.router)
     app.add_exception_handler(404, pages.not_found)
     app.mount("/static", StaticFiles(directory=pages.STATIC, check_dir=False), name="static")
