@@ -17,6 +17,7 @@ from sqlalchemy.exc import DBAPIError
 
 from spillebord import games
 from spillebord.server import api, apidocs, daily, metrics, ops, pages, ratings_api
+from spillebord.server.analysis import routes as analysis_routes
 from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.guards import Guards
 from spillebord.server.hub import Hub
@@ -117,6 +118,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ratings_api.router)
     app.include_router(daily.router)
     app.include_router(learn_routes.router)  # issue #33: /learn/{game}, /api/learn
+    app.include_router(analysis_routes.router)  # issue #33: /api/matches/{id}/analysis
     app.include_router(pages.router)
     app.add_exception_handler(404, pages.not_found)
     app.mount("/static", StaticFiles(directory=pages.STATIC, check_dir=False), name="static")
