@@ -88,6 +88,9 @@ def solitaire(record_json: str, total: float, each: float) -> str:
     record = GameRecord.loads(record_json)
     solver = solvers.load(record.game)
     states = states_of(record)
+    warm_up = getattr(solver, "warm_up", None)
+    if warm_up is not None:  # a kernel's loading is not the analysis's budget
+        warm_up()
     budget = _Budget(total, each)
     solved: dict[int, tuple[str, list[str]]] = {}
 
