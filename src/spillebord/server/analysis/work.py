@@ -1,22 +1,23 @@
 """The post-game analysis of one finished record, in a worker process.
 
 **Solitaires** (the game has a solver): the game is cut into rounds at each ``redeal``
-action.  In a round the solver's verdict can only get worse (a position that reaches a
+action. In a round the solver's verdict can only get worse (a position that reaches a
 winnable one is winnable), so the positions are not all solved: the round's first and
 last positions are, then a binary search finds the last winnable position before the
-first unwinnable one.  The move after it is the move after which the round could no
-longer be won (``lost``; ``resigned`` when that move was giving up), and the solver's line from the position before it is a
-winning line.  A round whose last position before a ``redeal`` was winnable without a
-redeal (the solver's line holds none) marks that redeal (``redeal``): it gave up the
-round's bonus.  Every verdict carries whether it was solved or follows from the order
-(``solved``); "unknown" is a verdict too: the solver did not decide within its budget.
+first unwinnable one. The move after it is the move after which the round could no
+longer be won (``lost``; ``resigned`` when that move was giving up), and the solver's
+line from the position before it is a winning line. A round whose last position before a
+``redeal`` was winnable without a redeal (the solver's line holds none) marks that
+redeal (``redeal``): it gave up the round's bonus. Every verdict carries whether it was
+solved or follows from the order (``solved``); "unknown" is a verdict too: the solver
+did not decide within its budget.
 
 **Table games** (the game has a level 3 bot with ``values``): each move of a human seat
 that was a real choice (more than one legal action) is valued by the level-3 bot from
 that seat's own information only (``bots.Observation``); where the bot's own choice
 differs and it values the played move at least ``DOUBT`` lower, the move is marked
-doubtful.  The values are the bot's estimates (a share of 1), seeded from the step so
-the analysis of a record is repeatable.
+doubtful. The values are the bot's estimates (a share of 1), seeded from the step so the
+analysis of a record is repeatable.
 """
 
 from __future__ import annotations
@@ -171,7 +172,8 @@ def solitaire(record_json: str, total: float, each: float) -> str:
         "positions": positions, "marks": marks,
         "summary": {"solves": budget.solves, "rounds": len(rounds),
                     "unknown": sum(1 for p in positions if p["verdict"] == "unknown"),
-                    "start": verdicts[0], "lost": sum(1 for m in marks if m["kind"] in ("lost", "resigned")),
+                    "start": verdicts[0],
+                    "lost": sum(1 for m in marks if m["kind"] in ("lost", "resigned")),
                     "redeals": sum(1 for m in marks if m["kind"] == "redeal")},
     })
 
