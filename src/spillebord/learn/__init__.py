@@ -27,8 +27,13 @@ from spillebord import games
 from spillebord.core.errors import NotationError, SpillebordError, translatable
 from spillebord.core.protocol import State
 
-GENERAL_WORDS = ("learn.not_taught", "learn.not_allowed")
-"""Catalogue keys every lesson page uses besides the lessons' own."""
+GENERAL_WORDS = ("learn.not_taught", "learn.not_allowed", "learn.not_your_turn",
+                 "learn.title", "learn.title_plain", "learn.lesson", "learn.progress",
+                 "learn.show_me", "learn.done_title", "learn.new_game", "learn.home",
+                 "learn.moves", "learn.failed", "learn.no_lesson", "learn.offer_title",
+                 "learn.offer_text", "learn.from_rules")
+"""Catalogue keys the lesson page, the start page's offer and the rules dialog use
+besides the lessons' own."""
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 
 from spillebord import games
+from spillebord.server.analysis import routes as analysis_routes
 from spillebord.server.daily import service as daily
 from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.http import api, apidocs, ops, pages
@@ -28,6 +29,7 @@ from spillebord.server.infra import metrics
 from spillebord.server.infra.logs import install_json_lines, install_redaction
 from spillebord.server.infra.settings import Settings
 from spillebord.server.infra.storage.health import READS
+from spillebord.server.learn import routes as learn_routes
 from spillebord.server.people import routes as people_routes
 from spillebord.server.ratings import routes as ratings_api
 from spillebord.server.tables import routes as table_routes
@@ -118,6 +120,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(table_routes.router)
     app.include_router(ratings_api.router)
     app.include_router(daily.router)
+    app.include_router(learn_routes.router)  # issue #33: /learn/{game}, /api/learn
+    app.include_router(analysis_routes.router)  # issue #33: /api/matches/{id}/analysis
     app.include_router(pages.router)
     app.add_exception_handler(404, pages.not_found)
     app.mount("/static", StaticFiles(directory=pages.STATIC, check_dir=False), name="static")

@@ -230,3 +230,15 @@ owners = Table(
     Column("expires", DateTime(timezone=True), nullable=False),
     Index("ix_owners_worker", "worker"),
 )
+
+# Post-game analyses (issue #33, server/analysis): one per finished match, kept so a
+# replay does not pay for the solver or the bot again; ``version`` is the analysis code's
+# (an older one is computed anew).
+analyses = Table(
+    "analyses",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("body", JSON, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)

@@ -30,6 +30,8 @@ export interface RendererCtx {
   seatName(seat: number): string;
   seatShort(seat: number): string;
   readonly seat: number | null;
+  /** true during a lesson's steps (learn.js): the renderer plays nothing by itself */
+  readonly lesson?: boolean;
 }
 
 export interface Renderer<V = unknown> {

@@ -46,6 +46,12 @@ async function showRules(game, gameName, opener) {
   dlg.append(el("div", { class: "rules-head" },
     el("h2", { id: "rules-title", text: t("rules.title", { game: gameName }) }), close), body);
   showModal(/** @type {HTMLDialogElement} */ (dlg), close, opener);
+  // The game's lesson (issue #33), when it has one.
+  fetch("/api/learn").then((r) => (r.ok ? r.json() : [])).then((/** @type {string[]} */ lessons) => {
+    if (lessons.includes(game)) {
+      body.before(el("p", { class: "rules-learn" }, el("a", { href: `/learn/${encodeURIComponent(game)}`, text: t("learn.from_rules") })));
+    }
+  }).catch(() => {});
   try {
     const res = await fetch(`/static/rules/${encodeURIComponent(game)}.${currentLang()}.html`);
     if (!res.ok) throw new Error(String(res.status));

@@ -5,6 +5,7 @@
 // (GET /api/matches/{id}/replay?step=N, see docs/web.md "Requests to the server");
 // without it the page shows the record as text.  A deal or a record is shared as a link.
 
+import { showAnalysis } from "./analysis.js";
 import { ApiError, getChat, getMatch, getRecord, loadToken } from "./api.js";
 import { chatUpTo } from "./chat.js";
 import { formatTime } from "./extras.js";
@@ -217,6 +218,10 @@ async function main() {
   });
   await show(rec.actions.length);
   document.body.dataset.ready = "1";
+  // The post-game analysis (analysis.js): marks on the move list, words and a chart.
+  const token = loadToken(matchId);
+  showAnalysis($("analysis"), matchId, token ? { Authorization: `Bearer ${token}` } : {},
+    { list: $("actions"), describe, seatName, show: (n) => stepTo(n) });
 }
 
 main();

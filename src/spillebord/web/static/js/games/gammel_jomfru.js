@@ -50,7 +50,7 @@ export function createRenderer(root, ctx) {
   function planAuto() {
     clearTimeout(autoTimer);
     cancelAnimationFrame(autoFrame);
-    if (!autoBox.checked || state.legal.length !== 1) return;
+    if (!autoBox.checked || state.legal.length !== 1 || ctx.lesson) return;
     const only = state.legal[0];
     autoFrame = requestAnimationFrame(() => {
       autoTimer = setTimeout(() => ctx.act(only), AUTO_MS);

@@ -128,7 +128,7 @@ export function createRenderer(root, ctx) {
     clearTimeout(autoTimer);
     const v = state.view;
     const last = state.events.at(-1);
-    if (!state.legal.length || (last && last.kind === "undo")) return;
+    if (!state.legal.length || (last && last.kind === "undo") || ctx.lesson) return;
     const finishing = autoFinish.checked && v.stock_size === 0 && v.waste.length === 0;
     if (!autoMove.checked && !finishing) return;
     const up = distinctMoves().find((a) => /^(row|waste|h\d)>f\d$/.test(a));
