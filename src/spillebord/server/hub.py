@@ -23,6 +23,7 @@ from spillebord.server.ops import Ops
 from spillebord.server.parking import Parking
 from spillebord.server.people.service import People
 from spillebord.server.ports import DriverPresence, Observers, RoomPorts
+from spillebord.server.quotas import Quotas
 from spillebord.server.ratings import Ratings
 from spillebord.server.scale import wiring
 from spillebord.server.sessions import Session, token_hash
@@ -70,6 +71,8 @@ class Hub:
         self.parking = Parking(self)  # idle games leave memory (server/parking.py)
         self.compute.observe = self.metrics.computed
         self.sessions: dict[str, Session] = {}
+        self.quotas = Quotas(settings.limits, lambda m: m in self.sessions
+                             and self.sessions[m].running)  # server/quotas.py
         self.drivers: dict[str, BotDriver] = {}
         self._writer: GroupWriter | None = None
         self._ports: RoomPorts | None = None

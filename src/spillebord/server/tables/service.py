@@ -71,7 +71,8 @@ class Tables:
         return {"match_id": match_id, "seat": taken, "token": token,
                 "play_url": f"/play/{match_id}#token={token}"}
 
-    async def quick(self, req: QuickMatch, player: str | None) -> dict[str, Any]:
+    async def quick(self, req: QuickMatch, player: str | None,
+                    address: str | None = None) -> dict[str, Any]:
         """Sit down at the oldest public table that fits, or open one."""
         from spillebord.server.lobby import CreateMatch, SeatSpec, create_match
 
@@ -95,7 +96,8 @@ class Tables:
         seats += ["human"] * (req.seats - 1)
         made = await create_match(self.hub, CreateMatch(
             game=game.key, flags=flags, seats=seats,
-            public=True, fill_after=req.fill_after, fill_level=req.fill_level), player)
+            public=True, fill_after=req.fill_after, fill_level=req.fill_level), player,
+            address)
         return {"match_id": made["match_id"], "seat": made["seat"], "token": made["token"],
                 "play_url": made["play_url"], "opened": True}
 
