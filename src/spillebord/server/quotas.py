@@ -61,6 +61,9 @@ class Limits:
     signups_per_hour_address: int = 20     # sign-up tries, per address
     signins_per_minute_address: int = 30   # sign-in tries (any outcome), per address
     sockets_address: int = 64              # open WebSockets (games and lobby), per address
+    table_away_seconds: int = 60           # a public table leaves the lobby when its
+    #                                        creator has been away this long (tables/expiry.py)
+    table_close_seconds: int = 900         # ... and for good when nobody joined it this long
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Limits:

@@ -16,6 +16,7 @@ from spillebord.server.errors import Refusal
 from spillebord.server.sessions import token_hash
 from spillebord.server.storage.repo import now
 from spillebord.server.storage.tables import TablesRepo
+from spillebord.server.tables.expiry import Expiry
 from spillebord.server.tables.feed import LobbyFeed
 
 if TYPE_CHECKING:
@@ -42,14 +43,19 @@ class Tables:
         self.repo = TablesRepo(hub.engine)
         self.feed = LobbyFeed(self.repo, hub.settings.lobby_poll)
         self._sweeper: asyncio.Task[None] | None = None
+        self.expiry = Expiry(hub)  # public tables leave the lobby (tables/expiry.py)
+        self._expiry: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         self.feed.start()
         self._sweeper = every(SWEEP, self._fill_due, "tables-sweeper",
                               "filling open seats with bots failed", log)
+        self._expiry = every(SWEEP, self.expiry.sweep, "tables-expiry",
+                             "expiring public tables failed", log)
 
     async def stop(self) -> None:
         await cancel(self._sweeper)
+        await cancel(self._expiry)
         await self.feed.stop()
 
     # -- seats ------------------------------------------------------------------------
@@ -86,6 +92,8 @@ class Tables:
             raise Refusal("bad_flags", str(exc)) from None
         for match_id in await asyncio.to_thread(self.repo.find_open, game.key, req.seats,
                                                 flags):
+            if not self.expiry.all_present(match_id):  # someone seated is away
+                continue
             try:
                 return {**await self.take(match_id, None, player), "opened": False}
             except Refusal as exc:  # full meanwhile, over, or already mine: the next
