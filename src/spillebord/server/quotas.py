@@ -15,8 +15,8 @@ A refusal is ``429 rate_limited`` with ``Retry-After`` (HTTP; the API's JSON err
 ``rate_limited`` with ``ref: "socket"`` and ``retry_after`` before the socket closes.
 
 Every count is kept in this worker's memory: with several workers each worker counts
-for itself (a client spread over N workers gets up to N times a rate), which the shipped
-nginx set-up bounds in front (``limit_req``/``limit_conn``, docs/deploy.md).
+for itself (a client spread over N workers gets up to N times a rate or a live count;
+docs/deploy.md says how to bound that in front with nginx ``limit_req``/``limit_conn``).
 """
 
 from __future__ import annotations
