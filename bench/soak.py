@@ -11,7 +11,8 @@ per hour in each phase; the abusers' refusals (429s and ``busy``).
 
 The server runs with the product's quotas (defaults) and a bot delay of 0 (a bot move
 is compute and waiting only); every client has its own address (X-Forwarded-For from a
-trusted 127.0.0.1).  Default 10 minutes: half alone, half with the abusers.
+trusted 127.0.0.1).  Default 10 minutes: half alone, half with the abusers, after 30 s of
+unmeasured warm-up (worker processes and kernels starting).
 
     nice -n 5 .venv/bin/python bench/soak.py            # 10 min
     nice -n 5 .venv/bin/python bench/soak.py --minutes 2
@@ -108,6 +109,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         proc = start_server(port, db, {"SPILLEBORD_BOT_DELAY": "0"})
         try:
             await wait_up(base)
+            # warm-up, not measured: the worker processes start, the kernels load
+            await phase(base, ws, args.warmup, False, proc.pid, db, 0)
             alone, _, grow_alone = await phase(base, ws, half, False, proc.pid, db, 1)
             mixed, abuse, grow_mixed = await phase(base, ws, half, True, proc.pid, db, 2)
             lost = await lost_actions(base, alone) + await lost_actions(base, mixed)
@@ -128,6 +131,8 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--minutes", type=float, default=10.0,
                    help="the whole soak (half alone, half with the abusers)")
+    p.add_argument("--warmup", type=float, default=30.0,
+                   help="seconds of normal play before the measured phases")
     args = p.parse_args()
     print(json.dumps(asyncio.run(run(args)), indent=1))
 

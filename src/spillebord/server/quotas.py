@@ -22,6 +22,7 @@ docs/deploy.md says how to bound that in front with nginx ``limit_req``/``limit_
 from __future__ import annotations
 
 import collections
+import contextlib
 import math
 import os
 import time
@@ -214,13 +215,14 @@ class Quotas:
         address = client_address(ws)
         n = self.limits.sockets_address
         if address is not None and n > 0 and self.sockets[address] >= n:
-            await ws.accept()
             refusal = Refusal("rate_limited", f"at most {n} open connections from one "
                                               "address", 429, key="server.too_many_sockets",
                               params={"max": n}, retry_after=10)
-            await ws.send_text(wire.dumps({"t": "error", "v": 0,
-                                           "d": {**refusal.to_json(), "ref": "socket"}}))
-            await ws.close(code=1013)  # try again later
+            with contextlib.suppress(Exception):  # the client may be gone already
+                await ws.accept()
+                await ws.send_text(wire.dumps({"t": "error", "v": 0,
+                                               "d": {**refusal.to_json(), "ref": "socket"}}))
+                await ws.close(code=1013)  # try again later
             yield False
             return
         if address is not None:
