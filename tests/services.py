@@ -236,7 +236,8 @@ def worker_env(db_url: str, redis_url: str | None, **extra: str) -> dict[str, st
            # the tests' fresh databases: each worker migrates (production runs
            # ``spillebord db upgrade`` first, docs/deploy.md)
            "SPILLEBORD_MIGRATE": "1",
-           "SPILLEBORD_SOLVER_POOL": "thread", "SPILLEBORD_RATE": "100000"}
+           "SPILLEBORD_SOLVER_POOL": "thread", "SPILLEBORD_RATE": "100000",
+           "SPILLEBORD_LIMITS": "off"}
     if redis_url:
         env["SPILLEBORD_REDIS"] = redis_url
     env.update(extra)

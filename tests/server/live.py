@@ -16,6 +16,7 @@ import websockets
 from tests.services import OnLoopback, free_port
 
 from spillebord.server.app import create_app
+from spillebord.server.http.quotas import Limits
 from spillebord.server.infra.settings import Settings
 
 
@@ -66,7 +67,10 @@ def settings_for(db_path: str, **overrides: Any) -> Settings:
                             # workers start on first use (the serve test covers warm-up)
                             "warm_workers": False,
                             # the tests stand in for the proxy (X-Forwarded-For/-Proto)
-                            "trusted_proxies": ("127.0.0.1",)}
+                            "trusted_proxies": ("127.0.0.1",),
+                            # every test client is 127.0.0.1: quotas only where tested
+                            # (test_quotas.py)
+                            "limits": Limits.off()}
     base.update(overrides)
     return Settings(**base)
 

@@ -128,7 +128,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/ws/{match_id}")
     async def ws_match(websocket: WebSocket, match_id: str) -> None:
-        await serve_socket(hub, websocket, match_id)
+        async with hub.quotas.socket(websocket) as admitted:  # sockets per address
+            if admitted:
+                await serve_socket(hub, websocket, match_id)
 
     if settings.ws_echo:
         @app.websocket("/ws-echo")

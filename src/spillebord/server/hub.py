@@ -17,6 +17,7 @@ from spillebord.server.chat.service import Chat
 from spillebord.server.chat.storage import ChatRepo
 from spillebord.server.errors import Refusal
 from spillebord.server.http.ops import Ops
+from spillebord.server.http.quotas import Quotas
 from spillebord.server.infra import compute
 from spillebord.server.infra.compute import Compute
 from spillebord.server.infra.metrics import Metrics
@@ -70,6 +71,8 @@ class Hub:
         self.parking = Parking(self)  # idle games leave memory (server/parking.py)
         self.compute.observe = self.metrics.computed
         self.sessions: dict[str, Session] = {}
+        self.quotas = Quotas(settings.limits, lambda m: m in self.sessions
+                             and self.sessions[m].running)  # server/quotas.py
         self.drivers: dict[str, BotDriver] = {}
         self._writer: GroupWriter | None = None
         self._ports: RoomPorts | None = None

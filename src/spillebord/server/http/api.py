@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from spillebord import games
 from spillebord.core.record import GameRecord
 from spillebord.server.errors import Refusal
+from spillebord.server.http.quotas import client_address
 from spillebord.server.hub import Hub
 from spillebord.server.infra import compute
 from spillebord.server.people.stats import best_on_deal, player_stats
@@ -51,6 +52,7 @@ def list_games() -> list[dict[str, Any]]:
 @router.post("/players", status_code=201)
 async def new_player(request: Request) -> dict[str, str]:
     """A fresh player id for the browser to keep (statistics are kept per id)."""
+    hub_of(request).quotas.new_guest(client_address(request))  # 429 past the quota
     player_id = secrets.token_urlsafe(12)
     await asyncio.to_thread(hub_of(request).repo.create_player, player_id)
     return {"player_id": player_id}
@@ -62,7 +64,8 @@ async def new_match(request: Request, body: CreateMatch, x_player: PlayerHeader 
     """Create a match; returns the creator's seat token and one invite per open seat."""
     hub = hub_of(request)
     player = await hub.people.acting(session, check_player(body.player or x_player))
-    return await create_match(hub, body.model_copy(update={"player": player}), player)
+    return await create_match(hub, body.model_copy(update={"player": player}), player,
+                              client_address(request))
 
 
 @router.get("/matches/{match_id}")

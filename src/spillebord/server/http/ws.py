@@ -352,22 +352,28 @@ class Connection:
             raise Refusal("no_solver", f"{session.game.name_en} has no solver")
         if self.busy:
             raise Refusal("busy", "the solver is still working on your last question")
+        seat = f"{session.id}:{self.seat}"
+        queue = self.hub.compute.queues["solver"]
+        queue.hold(seat)  # busy past the seat's queue (fair_queue.py)
         self.busy = True
         task = asyncio.create_task(
-            self._solve_task(kind, session.version, session.record().dumps()))
+            self._solve_task(kind, session.version, session.record().dumps(), seat))
+        task.add_done_callback(lambda _task: queue.release(seat))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _solve_task(self, kind: str, version: int, record: str) -> None:
+    async def _solve_task(self, kind: str, version: int, record: str, seat: str) -> None:
         s = self.hub.settings
+        player = self.session.seats[self.seat or 0].player_id
+        flow = player or f"address:{self.ws.client.host if self.ws.client else seat}"
         try:
             if kind == "hint":
-                action = await self.hub.compute.solver(compute.solver_hint, record,
-                                                       s.hint_seconds)
+                action = await self.hub.compute.queued(
+                    "solver", flow, compute.solver_hint, record, s.hint_seconds)
                 self.push(_msg("hint", version, {"action": action}))
             else:
-                verdict = await self.hub.compute.solver(compute.solver_verdict, record,
-                                                        s.verdict_seconds)
+                verdict = await self.hub.compute.queued(
+                    "solver", flow, compute.solver_verdict, record, s.verdict_seconds)
                 self.push(_msg("verdict", version, {"verdict": verdict}))
         except Exception:
             log.exception("solver %s failed in %s", kind, self.session.id)

@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 from spillebord import bots, games, solvers
 from spillebord.core.protocol import State, replay
 from spillebord.core.record import GameRecord
+from spillebord.server.infra.fair_queue import HEAVY_SECONDS, FairQueue, low_worker
 from spillebord.server.infra.orphans import die_with
 from spillebord.solvers import tables
 
@@ -178,6 +179,22 @@ class Compute:
         self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="spillebord")
         self.inflight: dict[str, int] = {}  # calls waiting or running, by pool name
         self.observe: Callable[[str, float], None] | None = None  # (pool, seconds)
+        # Every bot and solver call waits its turn here (server/fair_queue.py).
+        self.queues = {"bots": FairQueue(self._lane_runner(bot_pool, "bots")),
+                       "solver": FairQueue(self._lane_runner(solver_pool, "solver"),
+                                           heavy=HEAVY_SECONDS)}
+
+    def _lane_runner(self, kind: str, name: str) -> Callable[..., Any]:
+        async def run(lane: str, fn: Callable[..., Any], *args: Any) -> Any:
+            return await self.run(kind, fn, *args,
+                                  name=name if lane == "normal" else f"{name}-low")
+        return run
+
+    async def queued(self, pool: str, flow: str, fn: Callable[..., T], *args: Any,
+                     low: bool = False) -> T:
+        """``fn(*args)`` on the pool ("bots" or "solver") in ``flow``'s turn."""
+        result: T = await self.queues[pool].submit(flow, fn, *args, low=low)
+        return result
 
     def _pool(self, kind: str, name: str) -> Executor:
         if kind != "process":
@@ -188,7 +205,8 @@ class Compute:
             # worker ends with this process, even after a SIGKILL (orphans.py).
             pool = self._process[name] = ProcessPoolExecutor(
                 max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                initializer=die_with, initargs=(os.getpid(),))
+                initializer=low_worker if name.endswith("-low") else die_with,
+                initargs=(os.getpid(),))
         return pool
 
     async def run(self, kind: str, fn: Callable[..., T], *args: Any,
@@ -204,10 +222,11 @@ class Compute:
                 self.observe(name, time.perf_counter() - start)
 
     async def solver(self, fn: Callable[..., T], *args: Any) -> T:
-        return await self.run(self.solver_pool, fn, *args, name="solver")
+        """A solver call of the server's own (a winnable deal), in the queue's turns."""
+        return await self.queued("solver", "server", fn, *args)
 
     async def bot(self, fn: Callable[..., T], *args: Any) -> T:
-        return await self.run(self.bot_pool, fn, *args, name="bots")
+        return await self.queued("bots", "server", fn, *args)
 
     async def warm(self) -> None:
         """Start the worker processes and load the game code in them (in the background

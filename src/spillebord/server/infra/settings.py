@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from spillebord.server.http.quotas import Limits
 
 
 def _float(name: str, default: float) -> float:
@@ -58,6 +60,7 @@ class Settings:
     # run the migrations at start: None = only with one worker (shared mode: ``spillebord
     # db upgrade`` is a step of its own, docs/deploy.md "Upgrade and roll back")
     migrate: bool | None = None
+    limits: Limits = field(default_factory=Limits)  # quotas (server/quotas.py)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -100,4 +103,5 @@ class Settings:
             not in ("0", "false", "no", "off"),
             migrate=None if os.environ.get("SPILLEBORD_MIGRATE", "") == ""
             else _flag("SPILLEBORD_MIGRATE"),
+            limits=Limits.from_env(),
         )

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from spillebord import bots
 from spillebord.server.errors import Refusal
 from spillebord.server.infra import compute, logs
+from spillebord.server.infra.fair_queue import room_flow
 
 if TYPE_CHECKING:
     from spillebord.core.protocol import State
@@ -112,9 +113,10 @@ class BotDriver:
         try:
             if self.hub.settings.bot_pool == "process":
                 # A bot that does not answer in time loses its turn to a random move.
-                return await asyncio.wait_for(self.hub.compute.bot(
-                    compute.bot_choose, s.record().dumps(), seat, name, options,
-                    rng.getrandbits(64)), timeout=BOT_TIMEOUT)
+                flow, low = room_flow(s)  # its turn in the fair queue (fair_queue.py)
+                return await asyncio.wait_for(self.hub.compute.queued(
+                    "bots", flow, compute.bot_choose, s.record().dumps(), seat, name,
+                    options, rng.getrandbits(64), low=low), timeout=BOT_TIMEOUT)
             player = self.players.get((seat, name))
             if player is None:
                 player = self.players[(seat, name)] = bots.load(s.row.game, name, **options)

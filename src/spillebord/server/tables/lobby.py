@@ -174,7 +174,8 @@ async def pick_deal(hub: Hub, game_key: str, solitaire: bool, deal: int | str,
                                     hub.settings.winnable_seconds, flags)
 
 
-async def create_match(hub: Hub, req: CreateMatch, player: str | None) -> dict[str, Any]:
+async def create_match(hub: Hub, req: CreateMatch, player: str | None,
+                       address: str | None = None) -> dict[str, Any]:
     game = hub.game_or_refuse(req.game)
     player = check_player(req.player or player)
     specs: list[Any] = list(req.seats) if req.seats else (["me"] if game.is_solitaire else [])
@@ -206,6 +207,8 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None) -> dict[s
                                      f"{hub.settings.min_takeover}–86400")
     open_seats = sum(1 for spec in specs if spec == "human")
     fill_level = check_open_table(hub, game.key, req, open_seats)
+    bots_only = not any(spec in ("me", "human") for spec in specs)
+    hub.quotas.creating(player, address, req.public, bots_only)  # 429 past a quota
     deal = await pick_deal(hub, game.key, game.is_solitaire, req.deal, flags,
                            invited="human" in specs, difficulty=req.difficulty)
     try:
@@ -239,6 +242,7 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None) -> dict[s
         opened = open_row(match_id, req.public, req.fill_after, fill_level, row.created)
     await asyncio.to_thread(hub.repo.create_match, row, invite_hashes, opened)
     hub.adopt(row)
+    hub.quotas.created(match_id, player, address, req.public, bots_only)
     if req.public:
         hub.tables.feed.kick(match_id)
     return {"match_id": match_id, "seat": my_seat, "token": token,

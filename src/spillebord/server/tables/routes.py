@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Cookie, Header, Query, Request, WebSocket
 from pydantic import BaseModel, Field
 
+from spillebord.server.http.quotas import client_address
 from spillebord.server.hub import Hub
 from spillebord.server.tables.lobby import check_player
 from spillebord.server.tables.service import QuickMatch
@@ -56,11 +57,13 @@ async def quick(request: Request, body: QuickMatch, x_player: PlayerHeader = Non
     """Quick match: a seat at the first public table that fits, or a new one."""
     hub = hub_of(request)
     player = await hub.people.acting(session, check_player(x_player))
-    return await hub.tables.quick(body, player)
+    return await hub.tables.quick(body, player, client_address(request))
 
 
 @router.websocket("/ws/lobby")
 async def lobby_socket(websocket: WebSocket) -> None:
     hub: Hub = websocket.app.state.hub
-    await websocket.accept()
-    await hub.tables.feed.serve(websocket)
+    async with hub.quotas.socket(websocket) as admitted:  # sockets per address
+        if admitted:
+            await websocket.accept()
+            await hub.tables.feed.serve(websocket)

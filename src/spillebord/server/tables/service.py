@@ -15,6 +15,7 @@ from spillebord.server.errors import Refusal
 from spillebord.server.infra.background import cancel, every
 from spillebord.server.infra.storage.repo import now
 from spillebord.server.room.session import token_hash
+from spillebord.server.tables.expiry import Expiry
 from spillebord.server.tables.feed import LobbyFeed
 from spillebord.server.tables.storage import TablesRepo
 
@@ -42,14 +43,19 @@ class Tables:
         self.repo = TablesRepo(hub.engine)
         self.feed = LobbyFeed(self.repo, hub.settings.lobby_poll)
         self._sweeper: asyncio.Task[None] | None = None
+        self.expiry = Expiry(hub)  # public tables leave the lobby (tables/expiry.py)
+        self._expiry: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         self.feed.start()
         self._sweeper = every(SWEEP, self._fill_due, "tables-sweeper",
                               "filling open seats with bots failed", log)
+        self._expiry = every(SWEEP, self.expiry.sweep, "tables-expiry",
+                             "expiring public tables failed", log)
 
     async def stop(self) -> None:
         await cancel(self._sweeper)
+        await cancel(self._expiry)
         await self.feed.stop()
 
     # -- seats ------------------------------------------------------------------------
@@ -71,7 +77,8 @@ class Tables:
         return {"match_id": match_id, "seat": taken, "token": token,
                 "play_url": f"/play/{match_id}#token={token}"}
 
-    async def quick(self, req: QuickMatch, player: str | None) -> dict[str, Any]:
+    async def quick(self, req: QuickMatch, player: str | None,
+                    address: str | None = None) -> dict[str, Any]:
         """Sit down at the oldest public table that fits, or open one."""
         from spillebord.server.tables.lobby import CreateMatch, SeatSpec, create_match
 
@@ -85,6 +92,8 @@ class Tables:
             raise Refusal("bad_flags", str(exc)) from None
         for match_id in await asyncio.to_thread(self.repo.find_open, game.key, req.seats,
                                                 flags):
+            if not self.expiry.all_present(match_id):  # someone seated is away
+                continue
             try:
                 return {**await self.take(match_id, None, player), "opened": False}
             except Refusal as exc:  # full meanwhile, over, or already mine: the next
@@ -95,7 +104,8 @@ class Tables:
         seats += ["human"] * (req.seats - 1)
         made = await create_match(self.hub, CreateMatch(
             game=game.key, flags=flags, seats=seats,
-            public=True, fill_after=req.fill_after, fill_level=req.fill_level), player)
+            public=True, fill_after=req.fill_after, fill_level=req.fill_level), player,
+            address)
         return {"match_id": made["match_id"], "seat": made["seat"], "token": made["token"],
                 "play_url": made["play_url"], "opened": True}
 

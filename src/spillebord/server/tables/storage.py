@@ -70,10 +70,10 @@ class TablesRepo:
                    player_id: str | None, when: datetime) -> int:
         with self.engine.begin() as conn:
             head = conn.execute(
-                select(open_tables.c.public, matches.c.status)
+                select(open_tables.c.public, open_tables.c.away, matches.c.status)
                 .join(matches, matches.c.id == open_tables.c.match_id)
                 .where(open_tables.c.match_id == match_id)).first()
-            if head is None or not head.public:
+            if head is None or not head.public or head.away is not None:
                 raise Refusal("not_found", "there is no such public table", 404)
             if head.status != "running":
                 raise Refusal("match_over", "this match has already finished", 410)
@@ -114,7 +114,8 @@ class TablesRepo:
         """``listing`` and the change stamp of each table in it (read with it)."""
         query = (select(open_tables, matches.c.game, matches.c.flags)
                  .join(matches, matches.c.id == open_tables.c.match_id)
-                 .where(open_tables.c.public.is_(True), matches.c.status == "running")
+                 .where(open_tables.c.public.is_(True), open_tables.c.away.is_(None),
+                        matches.c.status == "running")
                  .order_by(open_tables.c.created))
         if match_ids is not None:
             if not match_ids:

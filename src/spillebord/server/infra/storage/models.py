@@ -133,6 +133,8 @@ open_tables = Table(
     Column("created", DateTime(timezone=True), nullable=False),
     Column("changed", DateTime(timezone=True), nullable=False),
     Column("filled", DateTime(timezone=True), nullable=True),
+    # out of the lobby since (creator away, or nobody joined: server/tables/expiry.py)
+    Column("away", DateTime(timezone=True), nullable=True),
     Index("ix_open_tables_changed", "changed"),
 )
 
