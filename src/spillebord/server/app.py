@@ -16,7 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 
 from spillebord import games
-from spillebord.server import api, apidocs, daily, metrics, ops, pages, ratings_api
+from spillebord.server import api, apidocs, daily, dayclock, metrics, ops, pages, ratings_api
 from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.guards import Guards
 from spillebord.server.hub import Hub
@@ -34,6 +34,10 @@ log = logging.getLogger(__name__)
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
+    dayclock.set_offset(settings.day_offset)
+    if settings.day_offset:
+        log.warning("the daily deal's clock is moved by %s s (SPILLEBORD_DAY_OFFSET: tests "
+                    "only)", settings.day_offset)
     hub = Hub(settings)
 
     @asynccontextmanager

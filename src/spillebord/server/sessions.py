@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from spillebord import games
 from spillebord.core.protocol import Action, Game, State, action_text, replay
 from spillebord.core.record import GameRecord
-from spillebord.server import fairness, wire
+from spillebord.server import dayclock, fairness, wire
 from spillebord.server.clock import Clock, Tally
 from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.storage.health import StoreUnavailable
@@ -454,6 +454,12 @@ class Session:
         return (f'{{"t":"state","v":{version},"d":{cached[1]},'
                 f'"events":{_dumps(events)}}}}}')
 
+    def sealed(self) -> bool:
+        """Whether the deal is sealed: a ranked daily attempt whose day is not over
+        (server/daily.py) names its deal nowhere — not even to its own seat."""
+        until = self.row.sealed_until
+        return until is not None and dayclock.now() < until
+
     def fair_info(self) -> dict[str, Any] | None:
         """The deal's commitment; with the deal and salt once they may be shown (the
         game is over, or a solitaire, whose deal is public anyway).  None for matches
@@ -461,7 +467,7 @@ class Session:
         r = self.row
         if r.salt is None:
             return None
-        reveal = self.solitaire or not self.running
+        reveal = not self.sealed() and (self.solitaire or not self.running)
         return {"algorithm": fairness.ALGORITHM,
                 "commitment": fairness.commitment(r.deal, r.salt),
                 "deal": r.deal if reveal else None,
@@ -489,7 +495,7 @@ class Session:
 
     def public_info(self) -> dict[str, Any]:
         r = self.row
-        show_deal = self.solitaire or not self.running
+        show_deal = not self.sealed() and (self.solitaire or not self.running)
         return {
             "match_id": r.id,
             "game": r.game,

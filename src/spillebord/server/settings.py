@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 def _float(name: str, default: float) -> float:
@@ -58,6 +58,11 @@ class Settings:
     # run the migrations at start: None = only with one worker (shared mode: ``spillebord
     # db upgrade`` is a step of its own, docs/deploy.md "Upgrade and roll back")
     migrate: bool | None = None
+    # The daily deal (docs/server.md, "Daily deal"): the secret it is chosen from (None:
+    # generated once and kept in the database); never logged, so not in the repr.
+    daily_secret: str | None = field(default=None, repr=False)
+    # Tests only: days move by this many seconds (server/dayclock.py); 0 in production.
+    day_offset: float = 0.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -100,4 +105,6 @@ class Settings:
             not in ("0", "false", "no", "off"),
             migrate=None if os.environ.get("SPILLEBORD_MIGRATE", "") == ""
             else _flag("SPILLEBORD_MIGRATE"),
+            daily_secret=os.environ.get("SPILLEBORD_DAILY_SECRET") or None,
+            day_offset=_float("SPILLEBORD_DAY_OFFSET", cls.day_offset),
         )
