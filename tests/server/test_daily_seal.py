@@ -82,7 +82,7 @@ async def test_the_days_deal_is_sealed_until_the_day_is_over_then_verifies(
         info = (await a.get(f"/api/daily/{GAME}")).json()
         day = info["day"]
         published = (await anyone.get(f"/api/daily/{GAME}/commitments")).json()
-        assert [d["day"] for d in published["days"]][0] == day
+        assert published["days"][0]["day"] == day
         assert len(published["days"]) == 8 and all(len(d["commitment"]) == 64
                                                    for d in published["days"])
         assert info["commitment"] == published["days"][0]["commitment"]
