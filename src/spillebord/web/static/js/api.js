@@ -162,6 +162,8 @@ export const dailyLeaderboard = (game, day) =>
 export const dailyAttempt = (matchId) => request("GET", `/api/daily/attempt/${encodeURIComponent(matchId)}`);
 /** @param {string} game @returns {Promise<import("./protocol").DailyDays>} */
 export const dailyDays = (game) => request("GET", `/api/daily/${encodeURIComponent(game)}/days`);
+/** @param {string} game @returns {Promise<import("./protocol").DailyCommitments>} */
+export const dailyCommitments = (game) => request("GET", `/api/daily/${encodeURIComponent(game)}/commitments`);
 
 // Open tables (docs/protocol.md, "Open tables and quick match").
 /** @param {string} matchId @param {number | null} seat @returns {Promise<import("./protocol").SeatTaken>} */

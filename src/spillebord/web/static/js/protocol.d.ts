@@ -121,13 +121,24 @@ export interface LobbySeat {
   rating: number | null;
 }
 
-/** @wire GET /api/daily/{game} */
-export interface DailyInfo {
-  game: string;
+/** What anyone may know of a day's deal (server/daily.py ``public``): the commitment;
+ * deal, salt, start and text only once the day is over. */
+export interface DaySeal {
   day: string;
-  start: number;
-  deal: number;
-  /** the deal's level in the shipped table of rated deals (null: the game has none) */
+  algorithm: string;
+  /** null for days chosen before deals were sealed */
+  commitment: string | null;
+  start: number | null;
+  deal: number | null;
+  salt: string | null;
+  /** "<deal>:<salt>", the exact text the commitment hashes */
+  text: string | null;
+}
+
+/** @wire GET /api/daily/{game} */
+export interface DailyInfo extends DaySeal {
+  game: string;
+  /** the deal's level in the shipped table of rated deals (null: sealed days, or the game has none) */
   difficulty: "easy" | "medium" | "hard" | null;
   /** the caller's match of the day, if started */
   attempt: string | null;
@@ -146,11 +157,8 @@ export interface DailyAttempt {
 }
 
 /** @wire GET /api/daily/{game}/leaderboard */
-export interface DailyBoard {
+export interface DailyBoard extends DaySeal {
   game: string;
-  day: string;
-  start: number;
-  deal: number;
   /** what the board ranks by, in order */
   ranks: ("bonus" | "moves" | "seconds")[];
   players: DailyRow[];
@@ -173,7 +181,15 @@ export interface DailyRow {
 /** @wire GET /api/daily/{game}/days */
 export interface DailyDays {
   game: string;
-  days: { day: string, start: number, deal: number }[];
+  days: DaySeal[];
+}
+
+/** @wire GET /api/daily/{game}/commitments */
+export interface DailyCommitments {
+  game: string;
+  algorithm: string;
+  today: string;
+  days: { day: string, commitment: string | null }[];
 }
 
 /** @wire GET /api/matches/{id}/players */
@@ -400,7 +416,8 @@ export interface GameRecord {
   format: number;
   game: string;
   seats: number;
-  deal: number | string;
+  /** null while it is a ranked daily attempt whose day is not over */
+  deal: number | string | null;
   deal_algorithm: string;
   flags: { [flag: string]: boolean };
   actions: string[];
