@@ -173,3 +173,32 @@ def test_left_ranking() -> None:
     assert left_ranking([[1], [0]], {1}, 2) == [[0], [1]]
     assert left_ranking([[2], [0, 1], [3]], {2, 3}, 4) == [[0, 1], [2, 3]]
     assert left_ranking([[0]], set(), 3) == [[0], [1, 2]]
+
+
+async def test_the_table_says_whether_it_is_rated_before_anyone_sits(
+        server: LiveServer) -> None:
+    a, _pa = await account(server.http, "Vært")
+    try:
+        open_table = (await a.post("/api/matches", json={
+            "game": GAME, "seats": ["me", "human"], "public": True})).json()
+        with_bot = (await a.post("/api/matches", json={
+            "game": GAME, "seats": ["me", "human", {"bot": "random"}],
+            "public": True})).json()
+        tables = {t["match_id"]: t for t in (await a.get("/api/lobby")).json()["tables"]}
+        assert tables[open_table["match_id"]]["rated"] == {"rated": True, "why": None}
+        assert tables[with_bot["match_id"]]["rated"] == {"rated": False, "why": "bots"}
+        r = await a.get(f"/api/matches/{open_table['match_id']}/rated")
+        assert r.json() == {"match_id": open_table["match_id"], "rated": True, "why": None,
+                            "final": False}
+        # A guest takes the free seat: the table says it is not rated, and why.
+        async with httpx.AsyncClient(base_url=server.http, timeout=60) as g:
+            pg = (await g.post("/api/players")).json()["player_id"]
+            took = await g.post(f"/api/lobby/{open_table['match_id']}/take",
+                                headers={"X-Player": pg}, json={"seat": 1})
+            assert took.status_code == 200, took.text
+        r = await a.get(f"/api/matches/{open_table['match_id']}/rated")
+        assert (r.json()["rated"], r.json()["why"]) == (False, "guests")
+        r = await a.get("/api/matches/nosuchmatch/rated")
+        assert r.status_code == 404 and r.json()["detail"]["code"] == "not_found"
+    finally:
+        await a.aclose()

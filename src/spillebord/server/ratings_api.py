@@ -13,6 +13,7 @@ from spillebord.server.hub import Hub
 from spillebord.server.lobby import check_player
 from spillebord.server.rating_math import seat_class, shown
 from spillebord.server.rating_rules import ESTABLISHED_GAMES, ESTABLISHED_OTHERS, established
+from spillebord.server.storage.ratings import rated_status
 from spillebord.server.storage.tables import seat_people
 
 router = APIRouter(prefix="/api")
@@ -73,6 +74,15 @@ async def player_ratings(request: Request, player_id: str) -> dict[str, Any]:
                         for r in now_rows],
             "history": [{**h, "rating_before": shown(h["mu_before"], h["sigma_before"]),
                          "rating": shown(h["mu"], h["sigma"])} for h in history]}
+
+
+@router.get("/matches/{match_id}/rated")
+async def match_rated(request: Request, match_id: str) -> dict[str, Any]:
+    """Whether the game counts for the ratings and, if not, why (shown at the table)."""
+    found = await asyncio.to_thread(rated_status, hub_of(request).engine, match_id[:64])
+    if found is None:
+        raise Refusal("not_found", "there is no such match", 404)
+    return {"match_id": match_id, **found}
 
 
 @router.get("/matches/{match_id}/players")

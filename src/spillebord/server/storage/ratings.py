@@ -184,3 +184,37 @@ class RatingsRepo:
                                        ratings.c.mu, ratings.c.sigma)
                                 .where(ratings.c.player_id.in_(player_ids))).all()
         return {(r.player_id, r.game, r.seat_class): (r.mu, r.sigma) for r in rows}
+
+
+def rated_status(engine: Engine, match_id: str) -> dict[str, Any] | None:
+    """Whether a table game counts for the ratings and, if not, why (rating_rules.py
+    codes, plus ``pair_limit`` once the rater has looked): the rater's mark when it has
+    looked (``final``), else what the seats say now — a free seat counts as one a
+    signed-in player may still take.  None: no such match."""
+    with engine.connect() as conn:
+        m = conn.execute(select(matches.c.seats, matches.c.status, matches.c.created)
+                         .where(matches.c.id == match_id)).first()
+        if m is None:
+            return None
+        sat = conn.execute(
+            select(seats.c.seat, seats.c.kind, seats.c.player_id, seats.c.token_hash,
+                   players.c.name, accounts.c.created.label("since"))
+            .outerjoin(players, players.c.id == seats.c.player_id)
+            .outerjoin(accounts, accounts.c.player_id == seats.c.player_id)
+            .where(seats.c.match_id == match_id).order_by(seats.c.seat)).all()
+        first = conn.execute(select(func.min(actions.c.time))
+                             .where(actions.c.match_id == match_id)).scalar()
+        mark = conn.execute(select(rated_matches.c.rated)
+                            .where(rated_matches.c.match_id == match_id)).scalar()
+    began = _aware(first) if first is not None else None
+    free = [s.kind == "human" and s.token_hash is None for s in sat]
+    why = unrated_because(
+        [s.kind for s in sat],
+        [f or (s.since is not None and bool(s.name)
+               and (began is None or _aware(s.since) <= began))
+         for s, f in zip(sat, free, strict=True)],
+        [f"free {s.seat}" if f else s.player_id for s, f in zip(sat, free, strict=True)])
+    if mark is not None:
+        return {"rated": bool(mark), "why": None if mark else why or "pair_limit",
+                "final": True}
+    return {"rated": why is None, "why": why, "final": False}

@@ -150,6 +150,9 @@ export const getLeaderboard = (game, seats) =>
 export const getPlayerRatings = (player) =>
   request("GET", `/api/players/${encodeURIComponent(player)}/ratings`);
 
+/** @param {string} matchId @returns {Promise<import("./protocol").MatchRated>} */
+export const getMatchRated = (matchId) => request("GET", `/api/matches/${encodeURIComponent(matchId)}/rated`);
+
 // The daily deal (docs/protocol.md, "Daily deal").
 /** @param {string} game @returns {Promise<import("./protocol").DailyInfo>} */
 export const dailyInfo = (game) => request("GET", `/api/daily/${encodeURIComponent(game)}`);

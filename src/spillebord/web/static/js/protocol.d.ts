@@ -107,6 +107,21 @@ export interface LobbyTable {
   created: string;
   fill_after: number | null;
   fill_level: number | null;
+  /** whether the game will count for the ratings (if every seat is signed in) and why not */
+  rated: RatedStatus;
+}
+
+/** Whether a table game counts for the ratings; `why` a reason code when it does not. */
+export interface RatedStatus {
+  rated: boolean;
+  why: "solitaire" | "bots" | "guests" | "same_player" | "pair_limit" | null;
+}
+
+/** @wire GET /api/matches/{id}/rated */
+export interface MatchRated extends RatedStatus {
+  match_id: string;
+  /** the rater has looked at the finished game: this is what it counted */
+  final: boolean;
 }
 
 /** @wire GET /api/lobby */
@@ -201,18 +216,26 @@ export interface SeatPeople {
 export interface Leaderboard {
   game: string;
   class: string;
+  /** what an established rating needs: rated games, distinct other accounts */
+  established: { games: number, others: number };
   players: LeaderboardRow[];
+  /** the caller's own provisional rating (not listed), or null */
+  mine: LeaderboardRow | null;
 }
 
 /** @wire GET /api/leaderboard/{game} */
 export interface LeaderboardRow {
-  rank: number;
+  /** null for the caller's own provisional row */
+  rank: number | null;
   name: string;
   player_id: string;
   rating: number;
   mu: number;
   sigma: number;
   games: number;
+  /** distinct other accounts met in rated games */
+  others: number;
+  provisional: boolean;
 }
 
 /** @wire GET /api/players/{player_id}/ratings */
@@ -230,6 +253,8 @@ export interface PlayerRating {
   sigma: number;
   games: number;
   rating: number;
+  others: number;
+  provisional: boolean;
 }
 
 /** @wire GET /api/players/{player_id}/ratings */
