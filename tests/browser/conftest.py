@@ -39,11 +39,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-def start_server(db: Path, log_path: Path, env: dict[str, str] | None = None
-                 ) -> tuple[subprocess.Popen[bytes], str]:
-    """``spillebord serve`` on a free port with the SQLite file ``db`` (and ``env`` over
-    SERVER_ENV); its process and URL once it answers (fails the test if it does not)."""
-    port = free_port()
+def start_server(db: Path, log_path: Path, env: dict[str, str] | None = None,
+                 port: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """``spillebord serve`` on ``port`` (default a free one) with the SQLite file ``db``
+    (and ``env`` over SERVER_ENV); its process and URL once it answers (fails the test if
+    it does not)."""
+    port = port or free_port()
     exe = shutil.which("spillebord", path=str(Path(sys.executable).parent)) or "spillebord"
     with open(log_path, "w") as log:  # the child keeps its own handle
         proc = subprocess.Popen([exe, "serve", "--port", str(port), "--db",

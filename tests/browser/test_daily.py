@@ -66,7 +66,7 @@ def stored_deal(db: Path, day: str) -> int:
 
 def open_daily(page: Any, server: str) -> Any:
     page.goto(server + "/daily")
-    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("body[data-ready='1']", timeout=60000)
     return page.locator(f"section.daily-card[data-game='{GAME}']")
 
 
@@ -83,6 +83,8 @@ def test_two_players_on_the_daily_posthus(contexts: Any, tmp_path: Path) -> None
         b = watched_b.new_page()
         sign_up(a, server, a_name, "da")
         sign_up(b, server, b_name, "en")
+        for game in ("posthus", "studenter"):  # the solver's first use loads its kernels
+            api(server, f"/api/daily/{game}/commitments")
         card = open_daily(a, server)
         today = api(server, f"/api/daily/{GAME}")
         day, deal = today["day"], stored_deal(db, today["day"])
@@ -134,7 +136,10 @@ def test_two_players_on_the_daily_posthus(contexts: Any, tmp_path: Path) -> None
         stop_server(proc)
 
     # A day later: the same database, the clock moved on by a day.
-    proc, server = start_server(db, tmp_path / "next.log", {"SPILLEBORD_DAY_OFFSET": DAY})
+    # The same port: the same origin, so the pages keep what they remembered (the seals).
+    port = int(server.rsplit(":", 1)[1])
+    proc, server = start_server(db, tmp_path / "next.log", {"SPILLEBORD_DAY_OFFSET": DAY},
+                                port)
     try:
         for page, check, lang in ((a, "Efterprøvet", "da-1366"), (b, "Checked", "en-390")):
             card = open_daily(page, server)
@@ -142,6 +147,8 @@ def test_two_players_on_the_daily_posthus(contexts: Any, tmp_path: Path) -> None
             verdict = card.locator(".daily-check")
             verdict.wait_for(timeout=30000)
             assert verdict.get_attribute("data-check") == "verified"
+            seen = page.evaluate("() => JSON.parse(localStorage.getItem('spillebord.daily.seals'))")
+            assert seen[f"{GAME} {day}"] == seal  # checked against the seal seen the day before
             assert verdict.inner_text().startswith(check)
             assert str(deal) in card.inner_text()
             # A's line opens now.

@@ -30,6 +30,7 @@ yesterday while today is not yet played), with an attempt.
 from __future__ import annotations
 
 import asyncio
+import logging
 from datetime import date, timedelta
 from typing import Annotated, Any
 
@@ -48,6 +49,7 @@ from spillebord.solvers import tables
 
 REDEAL = "redeal"  # the action text of a redeal, in every game with a daily deal
 RANKS = ("bonus", "moves", "seconds")  # what the leaderboard ranks by, in order
+log = logging.getLogger(__name__)
 SOLVE_SECONDS = 5.0
 AHEAD = 7  # days after today whose deal is chosen and committed to ahead
 router = APIRouter(prefix="/api/daily")
@@ -115,6 +117,7 @@ class Daily:
         self.repo = DailyRepo(hub.engine)
         self._finding: dict[tuple[str, str], asyncio.Lock] = {}
         self._secret: str | None = None
+        self._choosing: dict[tuple[str, str], asyncio.Task[None]] = {}
 
     def game(self, key: str) -> str:
         g = self.hub.game_or_refuse(key)
@@ -153,12 +156,27 @@ class Daily:
                                            salt_of(secret, game, day), now())
 
     async def commitments(self, game: str) -> list[dict[str, Any]]:
-        """Today's and the next ``AHEAD`` days' commitments (each deal chosen now if it
-        was not yet)."""
+        """Today's and the next ``AHEAD`` days' commitments.  Today's deal is chosen now
+        if it was not yet; a later day's not yet chosen is chosen in the background (the
+        solver may take seconds a deal) and has commitment None until then."""
         first = date.fromisoformat(today())
         days = [(first + timedelta(days=i)).isoformat() for i in range(AHEAD + 1)]
-        return [{"day": d.day, "commitment": public(d)["commitment"]}
-                for d in [await self.deal(game, day) for day in days]]
+        out = [public(await self.deal(game, days[0]))]
+        for day in days[1:]:
+            found = await asyncio.to_thread(self.repo.deal_of, game, day)
+            if found is None and (game, day) not in self._choosing:
+                task = asyncio.create_task(self._choose(game, day))
+                self._choosing[(game, day)] = task
+            out.append(public(found) if found else {"day": day, "commitment": None})
+        return [{"day": d["day"], "commitment": d["commitment"]} for d in out]
+
+    async def _choose(self, game: str, day: str) -> None:
+        try:
+            await self.deal(game, day)
+        except Exception:  # logged; the next look tries again
+            log.exception("choosing the daily %s deal of %s failed", game, day)
+        finally:
+            self._choosing.pop((game, day), None)
 
     async def info(self, game: str, player: str | None) -> dict[str, Any]:
         day = today()
