@@ -40,21 +40,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-@pytest.fixture(scope="package")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install the Debian chromium package")
-    running = os.environ.get("SPILLEBORD_BROWSER_SERVER")
-    if running:  # a server started by hand (debugging); normally we start our own
-        yield running.rstrip("/")
-        return
-    port = free_port()
-    db = tmp_path_factory.mktemp("db") / "browser.db"
+def start_server(db: Path, log_path: Path, env: dict[str, str] | None = None,
+                 port: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """``spillebord serve`` on ``port`` (default a free one) with the SQLite file ``db``
+    (and ``env`` over SERVER_ENV); its process and URL once it answers (fails the test if
+    it does not)."""
+    port = port or free_port()
     exe = shutil.which("spillebord", path=str(Path(sys.executable).parent)) or "spillebord"
-    log = open(tmp_path_factory.mktemp("log") / "server.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen([exe, "serve", "--port", str(port), "--db", f"sqlite:///{db}"],
-                            stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
-                            env={**os.environ, **SERVER_ENV})
+    with open(log_path, "w") as log:  # the child keeps its own handle
+        proc = subprocess.Popen([exe, "serve", "--port", str(port), "--db",
+                                 f"sqlite:///{db}"], stdout=log, stderr=subprocess.STDOUT,
+                                cwd=ROOT, env={**os.environ, **SERVER_ENV, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     # Generous: a loaded 2-core machine may take a while to start a server that warms
     # its compute workers; one that fails to start ends the wait at once (poll).
@@ -63,22 +59,36 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         try:
             with urllib.request.urlopen(url + "/api/games", timeout=2) as res:
                 if res.status == 200:
-                    break
+                    return proc, url
         except OSError:
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
-            log.close()
-            pytest.fail("the server did not start: " + Path(log.name).read_text()[-2000:])
+            pytest.fail("the server did not start: " + log_path.read_text()[-2000:])
         time.sleep(0.2)
-    yield url
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
     proc.terminate()
     try:
         proc.wait(20)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
-    log.close()
+
+
+@pytest.fixture(scope="package")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install the Debian chromium package")
+    running = os.environ.get("SPILLEBORD_BROWSER_SERVER")
+    if running:  # a server started by hand (debugging); normally we start our own
+        yield running.rstrip("/")
+        return
+    db = tmp_path_factory.mktemp("db") / "browser.db"
+    proc, url = start_server(db, tmp_path_factory.mktemp("log") / "server.log")
+    yield url
+    stop_server(proc)
 
 
 @pytest.fixture(scope="package")

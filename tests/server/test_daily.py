@@ -1,6 +1,7 @@
 """The daily deal against the real app and SQLite (issue 15): today's Posthus deal is
-the one the documented rule gives (recomputed here from the shipped table), the same for
-everyone; one ranked attempt per player and day; the leaderboard ranks a won game
+the one the documented rule gives (recomputed here from the server's secret: the first
+winnable deal from its start; tests/server/test_daily_seal.py checks the reveal), the
+same for everyone; one ranked attempt per player and day; the leaderboard ranks a won game
 above a resigned one and leaves an unfinished one unranked; the streak counts days."""
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import httpx
 from tests.server.live import Client, LiveServer
 
 from spillebord import games, solvers
-from spillebord.server.daily.service import level_of, start_of, streak
-from spillebord.solvers import tables
+from spillebord.server.daily.seal import start_of
+from spillebord.server.daily.service import streak
 
 GAME = "posthus"
 
@@ -61,22 +62,22 @@ async def test_the_daily_deal(server: LiveServer) -> None:
         a, b, c = [await guest(http, f"Dagens {x}") for x in "ABC"]
         info = (await http.get(f"/api/daily/{GAME}", headers=a)).json()
         day = datetime.now(ZoneInfo("Europe/Copenhagen")).date().isoformat()
-        assert info["day"] == day and info["start"] == start_of(GAME, day)
+        assert info["day"] == day and info["start"] is None and info["deal"] is None
         assert info["attempt"] is None and info["streak"] == 0
-        # The documented rule: the day's difficulty by weekday, entry start mod n of the
-        # shipped table's winnable deals of that difficulty.
-        pool = tables.winnable_deals(GAME, level_of(day))
-        deal = pool[info["start"] % len(pool)]
-        assert info["deal"] == deal and info["difficulty"] == level_of(day)
-        assert tables.verdict(GAME, deal, {}) == "winnable"
-        assert (await http.get(f"/api/daily/{GAME}", headers=b)).json()["deal"] == deal
+        # The documented rule: the first deal from the secret's start the solver proves
+        # winnable (the server keeps the secret; the test reads it as the operator can).
+        secret = server.hub.daily._secret
+        deal = solvers.load(GAME).pick_winnable_deal(start_of(secret, GAME, day), 5.0)
+        assert info["difficulty"] is None  # sealed days are not from the rated tables
+        again_b = (await http.get(f"/api/daily/{GAME}", headers=b)).json()
+        assert again_b["commitment"] == info["commitment"]
         plays = {}
         for who in (a, b, c):
             r = await http.post(f"/api/daily/{GAME}/play", headers=who)
             assert r.status_code == 201, r.text
             plays[who["Cookie"]] = r.json()
-            match = (await http.get(f"/api/matches/{r.json()['match_id']}")).json()
-            assert match["deal"] == deal
+            match = server.hub.repo.load_match(r.json()["match_id"])
+            assert match.deal == deal and match.sealed_until is not None
         r = await http.post(f"/api/daily/{GAME}/play", headers=a)
         assert r.status_code == 409 and r.json()["detail"]["code"] == "already_played"
         again = (await http.get(f"/api/daily/{GAME}", headers=a)).json()
@@ -91,7 +92,8 @@ async def test_the_daily_deal(server: LiveServer) -> None:
         assert rows[0]["bonus"] > 0 and rows[0]["won"] and rows[0]["moves"] > 0
         assert rows[1]["bonus"] == 0 and rows[0]["rank"] < rows[1]["rank"]
         days = (await http.get(f"/api/daily/{GAME}/days")).json()["days"]
-        assert days[0] == {"day": day, "start": info["start"], "deal": deal}
+        assert days[0]["day"] == day and days[0]["commitment"] == info["commitment"]
+        assert days[0]["deal"] is None
         for path, status, code in (("/api/daily/gammel_jomfru", 400, "no_daily"),
                                    ("/api/daily/chess", 400, "unknown_game"),
                                    (f"/api/daily/{GAME}/leaderboard?day=2001-01-01", 404,

@@ -25,7 +25,7 @@ from spillebord.server.http.proxies import TrustedProxies
 from spillebord.server.http.security import SecurityHeaders
 from spillebord.server.http.ws import serve_echo, serve_socket
 from spillebord.server.hub import Hub
-from spillebord.server.infra import metrics
+from spillebord.server.infra import dayclock, metrics
 from spillebord.server.infra.logs import install_json_lines, install_redaction
 from spillebord.server.infra.settings import Settings
 from spillebord.server.infra.storage.health import READS
@@ -39,6 +39,10 @@ log = logging.getLogger(__name__)
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
+    dayclock.set_offset(settings.day_offset)
+    if settings.day_offset:
+        log.warning("the daily deal's clock is moved by %s s (SPILLEBORD_DAY_OFFSET: tests "
+                    "only)", settings.day_offset)
     hub = Hub(settings)
 
     @asynccontextmanager

@@ -1,16 +1,18 @@
 """The daily deal (issue 15; docs/server.md, "Daily deal"): for each solitaire with a
 solver, one deal per calendar day in Europe/Copenhagen, the same for every player.
 
-How the deal is found, so anyone can recompute it: ``start`` is the first 8 bytes of
-SHA-256(``"spillebord daily <game> <YYYY-MM-DD>"``) read as a big-endian number, modulo
-10⁹.  For a game with a shipped table of rated deals (``solvers.tables``: Posthuskabalen
-and Studenterkabalen) the day has a difficulty — Monday and Tuesday easy, Wednesday to
-Friday medium, Saturday and Sunday hard (``level_of``) — and the deal is entry ``start``
-modulo their number of the table's proven winnable deals of that difficulty, in deal
-order.  Otherwise the deal is the first number ``start``, ``start + 1`` … that the game's
-solver proves winnable (``pick_winnable_deal``, ``SOLVE_SECONDS`` per deal, default
-flags).  The first worker to find it stores it; from then on the stored deal is the
-day's deal.
+The deal is chosen from a secret only the server knows and sealed ahead (issue 28,
+``daily_seal.py``): the commitments of today and the next ``AHEAD`` days are public
+(``GET /api/daily/{game}/commitments``, shown on the daily page); the deal, its salt and
+its ``start`` only once the day is over (``dayclock.py``) — no answer, state message,
+record or leaderboard names the deal of a day that is not over, and a ranked attempt's
+match keeps its deal sealed until then (``matches.sealed_until``).  A day's deal is the
+first number ``start``, ``start + 1`` … that the game's solver proves winnable
+(``pick_winnable_deal``, ``SOLVE_SECONDS`` per deal); the first worker to find it stores
+it with its salt, and from then on the stored deal is the day's deal.  Days chosen
+before deals were sealed keep their stored deal (no salt, no commitment) and stay
+readable.  Sealed days have no difficulty level: the shipped tables rate a few hundred
+deals each, and a deal drawn from them would be recognised by its first layout.
 
 Each signed-in account has one ranked attempt a day (the first match it starts from the
 daily page; a guest cannot start one, so a fresh guest id is no new attempt).  During a
@@ -28,26 +30,29 @@ yesterday while today is not yet played), with an attempt.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-from datetime import date, datetime, timedelta
+import logging
+from datetime import date, timedelta
 from typing import Annotated, Any
-from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter, Cookie, Header, Query, Request
 
-from spillebord.server.daily.storage import DailyRepo
+from spillebord.server.daily.seal import SECRET_NAME, commitment, salt_of, start_of
+from spillebord.server.daily.storage import DailyRepo, DayDeal
 from spillebord.server.errors import Refusal
 from spillebord.server.hub import Hub
-from spillebord.server.infra import compute
+from spillebord.server.infra import compute, dayclock
 from spillebord.server.infra.storage.repo import now
+from spillebord.server.infra.storage.secrets import kept_secret
+from spillebord.server.room import fairness
 from spillebord.server.room.clock import play_clock
 from spillebord.server.tables.lobby import CreateMatch, check_player, create_match
 from spillebord.solvers import tables
 
 REDEAL = "redeal"  # the action text of a redeal, in every game with a daily deal
 RANKS = ("bonus", "moves", "seconds")  # what the leaderboard ranks by, in order
-ZONE = ZoneInfo("Europe/Copenhagen")
+log = logging.getLogger(__name__)
 SOLVE_SECONDS = 5.0
+AHEAD = 7  # days after today whose deal is chosen and committed to ahead
 router = APIRouter(prefix="/api/daily")
 PlayerHeader = Annotated[str | None, Header(alias="X-Player")]
 SessionCookie = Annotated[str | None, Cookie(alias="spillebord_session")]
@@ -55,28 +60,24 @@ DayQuery = Annotated[str | None, Query(pattern=r"^\d{4}-\d{2}-\d{2}$")]
 
 
 def today() -> str:
-    return datetime.now(ZONE).date().isoformat()
+    return dayclock.today()
 
 
-def start_of(game: str, day: str) -> int:
-    digest = hashlib.sha256(f"spillebord daily {game} {day}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") % 10**9
+def over(day: str) -> bool:
+    """Whether the Copenhagen day is over (its deal may be shown)."""
+    return day < today()
 
 
-WEEK: tuple[tables.Level, ...] = ("easy", "easy", "medium", "medium", "medium", "hard", "hard")
-
-
-def level_of(day: str) -> tables.Level:
-    """The day's difficulty, by weekday (Monday first)."""
-    return WEEK[date.fromisoformat(day).weekday()]
-
-
-def rated_deal(game: str, day: str) -> int | None:
-    """The day's deal from the shipped table, or None when the game has none."""
-    if not tables.has_levels(game):
-        return None
-    pool = tables.winnable_deals(game, level_of(day))
-    return pool[start_of(game, day) % len(pool)]
+def public(d: DayDeal) -> dict[str, Any]:
+    """What anyone may know of a day's deal: its commitment; once the day is over also
+    the deal, the salt, ``start`` and ``text`` (the exact text the commitment hashes —
+    a 63-bit deal is not exact as a JavaScript number)."""
+    shown = over(d.day)
+    return {"day": d.day, "algorithm": fairness.ALGORITHM,
+            "commitment": None if d.salt is None else commitment(d.deal, d.salt),
+            "start": d.start if shown else None, "deal": d.deal if shown else None,
+            "salt": d.salt if shown else None,
+            "text": f"{d.deal}:{d.salt}" if shown and d.salt is not None else None}
 
 
 def streak(days: list[str], day: str) -> int:
@@ -116,6 +117,8 @@ class Daily:
         self.hub = hub
         self.repo = DailyRepo(hub.engine)
         self._finding: dict[tuple[str, str], asyncio.Lock] = {}
+        self._secret: str | None = None
+        self._choosing: dict[tuple[str, str], asyncio.Task[None]] = {}
 
     def game(self, key: str) -> str:
         g = self.hub.game_or_refuse(key)
@@ -124,27 +127,61 @@ class Daily:
                                       "solver only)")
         return g.key
 
-    async def deal(self, game: str, day: str) -> tuple[int, int]:
+    async def secret(self) -> str:
+        """The daily secret: the setting, else the one kept in the database."""
+        secret = self._secret or self.hub.settings.daily_secret
+        if secret is None:
+            secret = await asyncio.to_thread(kept_secret, self.hub.engine, SECRET_NAME, now())
+        self._secret = secret
+        return secret
+
+    async def deal(self, game: str, day: str) -> DayDeal:
+        """The day's deal (chosen now if it is today or one of the next ``AHEAD`` days
+        and not chosen yet).  Callers show it only through ``public``."""
         found = await asyncio.to_thread(self.repo.deal_of, game, day)
         if found is not None:
             return found
-        if day != today():
-            raise Refusal("no_daily", f"there was no daily {game} deal on {day}", 404)
+        first = date.fromisoformat(today())
+        if not first <= date.fromisoformat(day) <= first + timedelta(days=AHEAD):
+            raise Refusal("no_daily", f"there is no daily {game} deal on {day}", 404)
         lock = self._finding.setdefault((game, day), asyncio.Lock())
         async with lock:
             found = await asyncio.to_thread(self.repo.deal_of, game, day)
             if found is not None:
                 return found
-            start = start_of(game, day)
-            deal = rated_deal(game, day)
-            if deal is None:
-                deal = await self.hub.compute.solver(compute.winnable_deal, game, start,
-                                                     SOLVE_SECONDS, {})
-            return await asyncio.to_thread(self.repo.keep_deal, game, day, start, deal, now())
+            secret = await self.secret()
+            start = start_of(secret, game, day)
+            deal = await self.hub.compute.solver(compute.winnable_deal, game, start,
+                                                 SOLVE_SECONDS, {})
+            return await asyncio.to_thread(self.repo.keep_deal, game, day, start, deal,
+                                           salt_of(secret, game, day), now())
+
+    async def commitments(self, game: str) -> list[dict[str, Any]]:
+        """Today's and the next ``AHEAD`` days' commitments.  Today's deal is chosen now
+        if it was not yet; a later day's not yet chosen is chosen in the background (the
+        solver may take seconds a deal) and has commitment None until then."""
+        first = date.fromisoformat(today())
+        days = [(first + timedelta(days=i)).isoformat() for i in range(AHEAD + 1)]
+        out = [public(await self.deal(game, days[0]))]
+        for day in days[1:]:
+            found = await asyncio.to_thread(self.repo.deal_of, game, day)
+            if found is None and (game, day) not in self._choosing:
+                task = asyncio.create_task(self._choose(game, day))
+                self._choosing[(game, day)] = task
+            out.append(public(found) if found else {"day": day, "commitment": None})
+        return [{"day": d["day"], "commitment": d["commitment"]} for d in out]
+
+    async def _choose(self, game: str, day: str) -> None:
+        try:
+            await self.deal(game, day)
+        except Exception:  # logged; the next look tries again
+            log.exception("choosing the daily %s deal of %s failed", game, day)
+        finally:
+            self._choosing.pop((game, day), None)
 
     async def info(self, game: str, player: str | None) -> dict[str, Any]:
         day = today()
-        start, deal = await self.deal(game, day)
+        found = await self.deal(game, day)
         attempt = streak_days = None
         if player is not None:
             attempt = await asyncio.to_thread(self.repo.attempt, game, day, player)
@@ -152,10 +189,11 @@ class Daily:
                                  day)
         finished = False
         if attempt is not None:
-            found = await asyncio.to_thread(self.repo.attempt_of, attempt)
-            finished = found is not None and found[2]
-        rated = tables.difficulty(game, deal, {})
-        return {"game": game, "day": day, "start": start, "deal": deal,
+            mine = await asyncio.to_thread(self.repo.attempt_of, attempt)
+            finished = mine is not None and mine[2]
+        # Days chosen before sealing came from the rated tables: their level is known.
+        rated = None if found.salt else tables.difficulty(game, found.deal, {})
+        return {**public(found), "game": game,
                 "difficulty": None if rated is None else rated[1],
                 "attempt": attempt, "attempt_finished": finished,
                 "streak": streak_days or 0}
@@ -182,7 +220,7 @@ class Daily:
         if seat is not None:
             return
         day = await self.ranked_day(match_id)
-        if day is not None and day >= today():
+        if day is not None and not over(day):
             raise Refusal("daily_running", "this is a ranked attempt at today's daily "
                                            "deal: it opens when the day is over", 403)
 
@@ -195,17 +233,20 @@ class Daily:
             # for a player that does not exist.
             raise Refusal("unknown_player", "there is no such player", 404)
         day = today()
-        _start, deal = await self.deal(game, day)
+        found = await self.deal(game, day)
         if await asyncio.to_thread(self.repo.attempt, game, day, player):
             raise Refusal("already_played", "you have played today's deal; it is ranked "
                                             "once a day", 409)
-        made = await create_match(self.hub, CreateMatch(game=game, seats=["me"], deal=deal),
-                                  player)
+        made = await create_match(self.hub, CreateMatch(game=game, seats=["me"],
+                                                        deal=found.deal),
+                                  player, sealed_until=dayclock.end_of(day))
         if not await asyncio.to_thread(self.repo.add_attempt, game, day, player,
                                        made["match_id"], now()):
             raise Refusal("already_played", "you have played today's deal; it is ranked "
                                             "once a day", 409)
-        return {**made, "day": day}
+        # The match's own commitment seals the deal with the match's salt: no use to the
+        # player before the day is over, so it is left out.
+        return {**made, "day": day, "commitment": public(found)["commitment"]}
 
 
 def daily_of(request: Request) -> Daily:
@@ -256,18 +297,31 @@ async def daily_leaderboard(request: Request, game: str,
     daily = daily_of(request)
     key = daily.game(game)
     day = day or today()
-    start, deal = await daily.deal(key, day)
+    if day > today():
+        raise Refusal("no_daily", f"the daily {key} deal of {day} is not played yet", 404)
+    found = await daily.deal(key, day)
     attempts = await asyncio.to_thread(daily.repo.attempts, key, day)
     players = ranked(attempts)
-    if day >= today():  # the attempts (their lines) open when the day is over
+    if not over(day):  # the attempts (their lines) open when the day is over
         players = [{**p, "match_id": None} for p in players]
-    return {"game": key, "day": day, "start": start, "deal": deal,
-            "ranks": list(RANKS), "players": players}
+    return {**public(found), "game": key, "ranks": list(RANKS), "players": players}
+
+
+@router.get("/{game}/commitments")
+async def daily_commitments(request: Request, game: str) -> dict[str, Any]:
+    """The commitments of today's and the next days' deals (docs/protocol.md, "Checking
+    a daily deal"); each deal is revealed when its day is over."""
+    daily = daily_of(request)
+    key = daily.game(game)
+    return {"game": key, "algorithm": fairness.ALGORITHM, "today": today(),
+            "days": await daily.commitments(key)}
 
 
 @router.get("/{game}/days")
 async def daily_days(request: Request, game: str) -> dict[str, Any]:
-    """The last 30 days' deals, newest first."""
+    """The last 30 days' deals up to today, newest first: the commitment of each, and
+    the deal and its reveal once the day is over."""
     daily = daily_of(request)
     key = daily.game(game)
-    return {"game": key, "days": await asyncio.to_thread(daily.repo.days, key)}
+    return {"game": key, "days": [public(d) for d in await asyncio.to_thread(
+        daily.repo.days, key, today())]}

@@ -4,6 +4,7 @@ from."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,6 +21,17 @@ from spillebord.server.infra.storage.models import (
 )
 
 
+@dataclass(frozen=True)
+class DayDeal:
+    """A day's deal: ``start`` (where the search began), the deal and the commitment's
+    salt (None for days chosen before deals were sealed, issue 28)."""
+
+    day: str
+    start: int
+    deal: int
+    salt: str | None
+
+
 def _aware(t: datetime) -> datetime:
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
@@ -28,30 +40,34 @@ class DailyRepo:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def deal_of(self, game: str, day: str) -> tuple[int, int] | None:
+    def deal_of(self, game: str, day: str) -> DayDeal | None:
         with self.engine.connect() as conn:
-            row = conn.execute(select(daily_deals.c.start, daily_deals.c.deal).where(
+            row = conn.execute(select(daily_deals.c.start, daily_deals.c.deal,
+                                      daily_deals.c.salt).where(
                 daily_deals.c.game == game, daily_deals.c.day == day)).first()
-        return None if row is None else (int(row.start), int(row.deal))
+        return None if row is None else DayDeal(day, int(row.start), int(row.deal), row.salt)
 
-    def keep_deal(self, game: str, day: str, start: int, deal: int,
-                  when: datetime) -> tuple[int, int]:
+    def keep_deal(self, game: str, day: str, start: int, deal: int, salt: str,
+                  when: datetime) -> DayDeal:
         """Store the day's deal; when another worker stored it first, theirs stands."""
         try:
             with self.engine.begin() as conn:
                 conn.execute(insert(daily_deals).values(game=game, day=day, start=start,
-                                                        deal=deal, created=when))
+                                                        deal=deal, salt=salt, created=when))
         except IntegrityError:
             pass
         found = self.deal_of(game, day)
         assert found is not None
         return found
 
-    def days(self, game: str, limit: int = 30) -> list[dict[str, Any]]:
+    def days(self, game: str, last: str, limit: int = 30) -> list[DayDeal]:
+        """The stored days up to ``last`` (days chosen ahead are not listed), newest
+        first."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(daily_deals).where(daily_deals.c.game == game)
+            rows = conn.execute(select(daily_deals).where(daily_deals.c.game == game,
+                                                          daily_deals.c.day <= last)
                                 .order_by(daily_deals.c.day.desc()).limit(limit)).all()
-        return [{"day": r.day, "start": int(r.start), "deal": int(r.deal)} for r in rows]
+        return [DayDeal(r.day, int(r.start), int(r.deal), r.salt) for r in rows]
 
     def attempt(self, game: str, day: str, player_id: str) -> str | None:
         with self.engine.connect() as conn:

@@ -131,8 +131,11 @@ async def match_record(request: Request, match_id: str,
                        ) -> dict[str, Any]:
     """The record and every event: finished games, or your own running solitaire."""
     session, _seat = await readable(request, match_id, authorization)
+    record = session.record().to_json()
+    if session.sealed():  # a ranked daily attempt: no deal until its day is over
+        record["deal"] = None
     return {
-        "record": session.record().to_json(),
+        "record": record,
         "events": [{**session.event_json(e), "time": e.time.isoformat()}
                    for e in session.events],
         "outcome": session.row.outcome,

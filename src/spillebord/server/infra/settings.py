@@ -61,6 +61,11 @@ class Settings:
     # db upgrade`` is a step of its own, docs/deploy.md "Upgrade and roll back")
     migrate: bool | None = None
     limits: Limits = field(default_factory=Limits)  # quotas (server/quotas.py)
+    # The daily deal (docs/server.md, "Daily deal"): the secret it is chosen from (None:
+    # generated once and kept in the database); never logged, so not in the repr.
+    daily_secret: str | None = field(default=None, repr=False)
+    # Tests only: days move by this many seconds (server/dayclock.py); 0 in production.
+    day_offset: float = 0.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -104,4 +109,6 @@ class Settings:
             migrate=None if os.environ.get("SPILLEBORD_MIGRATE", "") == ""
             else _flag("SPILLEBORD_MIGRATE"),
             limits=Limits.from_env(),
+            daily_secret=os.environ.get("SPILLEBORD_DAILY_SECRET") or None,
+            day_offset=_float("SPILLEBORD_DAY_OFFSET", cls.day_offset),
         )

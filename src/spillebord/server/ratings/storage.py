@@ -8,12 +8,14 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from spillebord.core.rating import teams_of
 from spillebord.server.infra.storage.models import (
     accounts,
+    actions,
     matches,
     players,
     rated_matches,
@@ -21,6 +23,7 @@ from spillebord.server.infra.storage.models import (
     ratings,
     seats,
 )
+from spillebord.server.ratings.rules import PAIR_LIMIT, PAIR_WINDOW, left_ranking, unrated_because
 
 Compute = Callable[[str, int, Sequence[Sequence[int]], dict[int, tuple[float, float]]],
                    tuple[str, dict[int, Any]]]
@@ -59,28 +62,49 @@ class RatingsRepo:
             except IntegrityError:
                 return False
             m = conn.execute(select(matches.c.game, matches.c.seats, matches.c.outcome,
-                                    matches.c.status)
+                                    matches.c.status, matches.c.created)
                              .where(matches.c.id == match_id)).one()
             sat = conn.execute(
                 select(seats.c.seat, seats.c.kind, seats.c.player_id, players.c.name,
-                       accounts.c.player_id.label("acc"))
+                       accounts.c.player_id.label("acc"), accounts.c.created.label("since"))
                 .outerjoin(players, players.c.id == seats.c.player_id)
                 .outerjoin(accounts, accounts.c.player_id == seats.c.player_id)
                 .where(seats.c.match_id == match_id).order_by(seats.c.seat)).all()
+            first = conn.execute(select(func.min(actions.c.time))
+                                 .where(actions.c.match_id == match_id)).scalar()
+            began = _aware(first or m.created)
             outcome = m.outcome or {}
-            named = [s for s in sat if s.kind == "human" and s.acc is not None and s.name]
-            who = {s.seat: s.player_id for s in named}
-            if (m.status != "finished" or len(named) != m.seats
-                    or len(set(who.values())) != m.seats or not outcome.get("ranking")):
+            why = unrated_because(
+                [s.kind for s in sat],
+                [s.acc is not None and bool(s.name) and _aware(s.since) <= began for s in sat],
+                [s.player_id for s in sat])
+            if m.status != "finished" or len(sat) != m.seats or why is not None \
+                    or not outcome.get("ranking"):
                 return True  # unrated: a bot, a guest, or one player in two seats
+            who = {s.seat: s.player_id for s in sat}
+            # A human seat any of whose moves a bot made (takeover, timer, leaving).
+            left = {r.seat for r in conn.execute(
+                select(actions.c.seat).distinct().where(actions.c.match_id == match_id,
+                                                        actions.c.by_bot.is_(True),
+                                                        actions.c.seat.is_not(None)))}
             klass, _ = compute(m.game, m.seats, outcome["ranking"],
                                {s: NEW for s in who})
             old = {r.player_id: (r.mu, r.sigma, r.games) for r in conn.execute(
                 select(ratings).where(ratings.c.player_id.in_(list(who.values())),
                                       ratings.c.game == m.game, ratings.c.seat_class == klass))}
             before = {s: (old[p][0], old[p][1]) if p in old else NEW for s, p in who.items()}
-            _, after = compute(m.game, m.seats, outcome["ranking"], before)
+            ranking: Sequence[Sequence[int]] = outcome["ranking"]
+            moving = set(who)
+            if left:  # leaving loses, and nobody else gains or loses by it
+                beside = {t for team in teams_of(m.game, m.seats) if left & set(team)
+                          for t in team}
+                ranking, moving = left_ranking(ranking, beside, m.seats), left
+            elif self.pair_limited(conn, list(who.values()), when):
+                return True
+            _, after = compute(m.game, m.seats, ranking, before)
             for seat, pid in who.items():
+                if seat not in moving:
+                    continue
                 mu, sigma = after[seat]
                 values = {"mu": mu, "sigma": sigma, "updated": when}
                 if pid in old:
@@ -97,6 +121,33 @@ class RatingsRepo:
             conn.execute(update(rated_matches).where(rated_matches.c.match_id == match_id)
                          .values(rated=True))
             return True
+
+    @staticmethod
+    def pair_limited(conn: Connection, pids: list[str], when: datetime) -> bool:
+        """Whether two of these accounts already had ``PAIR_LIMIT`` games rated together
+        (both ratings moved) in the ``PAIR_WINDOW`` before ``when``."""
+        a, b = rating_history.alias("a"), rating_history.alias("b")
+        rows = conn.execute(
+            select(a.c.player_id.label("p"), b.c.player_id.label("q"),
+                   func.count(func.distinct(a.c.match_id)).label("n"))
+            .join(b, and_(b.c.match_id == a.c.match_id, b.c.player_id != a.c.player_id))
+            .where(a.c.player_id.in_(pids), b.c.player_id.in_(pids),
+                   a.c.time >= when - PAIR_WINDOW)
+            .group_by(a.c.player_id, b.c.player_id)).all()
+        return any(r.n >= PAIR_LIMIT for r in rows)
+
+    def others(self, game: str, klass: str, pids: list[str] | None = None) -> dict[str, int]:
+        """Player → how many distinct other accounts they had rated games with."""
+        a, b = rating_history.alias("a"), rating_history.alias("b")
+        query = (select(a.c.player_id, func.count(func.distinct(b.c.player_id)).label("n"))
+                 .join(b, and_(b.c.match_id == a.c.match_id,
+                               b.c.player_id != a.c.player_id))
+                 .where(a.c.game == game, a.c.seat_class == klass)
+                 .group_by(a.c.player_id))
+        if pids is not None:
+            query = query.where(a.c.player_id.in_(pids))
+        with self.engine.connect() as conn:
+            return {r.player_id: int(r.n) for r in conn.execute(query)}
 
     def leaderboard(self, game: str, klass: str, limit: int = 100) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
@@ -133,3 +184,37 @@ class RatingsRepo:
                                        ratings.c.mu, ratings.c.sigma)
                                 .where(ratings.c.player_id.in_(player_ids))).all()
         return {(r.player_id, r.game, r.seat_class): (r.mu, r.sigma) for r in rows}
+
+
+def rated_status(engine: Engine, match_id: str) -> dict[str, Any] | None:
+    """Whether a table game counts for the ratings and, if not, why (rating_rules.py
+    codes, plus ``pair_limit`` once the rater has looked): the rater's mark when it has
+    looked (``final``), else what the seats say now — a free seat counts as one a
+    signed-in player may still take.  None: no such match."""
+    with engine.connect() as conn:
+        m = conn.execute(select(matches.c.seats, matches.c.status, matches.c.created)
+                         .where(matches.c.id == match_id)).first()
+        if m is None:
+            return None
+        sat = conn.execute(
+            select(seats.c.seat, seats.c.kind, seats.c.player_id, seats.c.token_hash,
+                   players.c.name, accounts.c.created.label("since"))
+            .outerjoin(players, players.c.id == seats.c.player_id)
+            .outerjoin(accounts, accounts.c.player_id == seats.c.player_id)
+            .where(seats.c.match_id == match_id).order_by(seats.c.seat)).all()
+        first = conn.execute(select(func.min(actions.c.time))
+                             .where(actions.c.match_id == match_id)).scalar()
+        mark = conn.execute(select(rated_matches.c.rated)
+                            .where(rated_matches.c.match_id == match_id)).scalar()
+    began = _aware(first) if first is not None else None
+    free = [s.kind == "human" and s.token_hash is None for s in sat]
+    why = unrated_because(
+        [s.kind for s in sat],
+        [f or (s.since is not None and bool(s.name)
+               and (began is None or _aware(s.since) <= began))
+         for s, f in zip(sat, free, strict=True)],
+        [f"free {s.seat}" if f else s.player_id for s, f in zip(sat, free, strict=True)])
+    if mark is not None:
+        return {"rated": bool(mark), "why": None if mark else why or "pair_limit",
+                "final": True}
+    return {"rated": why is None, "why": why, "final": False}

@@ -26,6 +26,7 @@ from spillebord import games
 from spillebord.core.protocol import Action, Game, State, action_text, replay
 from spillebord.core.record import GameRecord
 from spillebord.server.errors import Refusal, unavailable
+from spillebord.server.infra import dayclock
 from spillebord.server.infra.storage.health import StoreUnavailable
 from spillebord.server.infra.storage.repo import EventRow, MatchRow, Repository, SeatRow, now
 from spillebord.server.infra.storage.writer import LeaseLost, Op
@@ -454,6 +455,12 @@ class Session:
         return (f'{{"t":"state","v":{version},"d":{cached[1]},'
                 f'"events":{_dumps(events)}}}}}')
 
+    def sealed(self) -> bool:
+        """Whether the deal is sealed: a ranked daily attempt whose day is not over
+        (server/daily.py) names its deal nowhere — not even to its own seat."""
+        until = self.row.sealed_until
+        return until is not None and dayclock.now() < until
+
     def fair_info(self) -> dict[str, Any] | None:
         """The deal's commitment; with the deal and salt once they may be shown (the
         game is over, or a solitaire, whose deal is public anyway).  None for matches
@@ -461,7 +468,7 @@ class Session:
         r = self.row
         if r.salt is None:
             return None
-        reveal = self.solitaire or not self.running
+        reveal = not self.sealed() and (self.solitaire or not self.running)
         return {"algorithm": fairness.ALGORITHM,
                 "commitment": fairness.commitment(r.deal, r.salt),
                 "deal": r.deal if reveal else None,
@@ -489,7 +496,7 @@ class Session:
 
     def public_info(self) -> dict[str, Any]:
         r = self.row
-        show_deal = self.solitaire or not self.running
+        show_deal = not self.sealed() and (self.solitaire or not self.running)
         return {
             "match_id": r.id,
             "game": r.game,

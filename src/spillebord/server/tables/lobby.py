@@ -10,6 +10,7 @@ import asyncio
 import math
 import re
 import secrets
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -175,7 +176,10 @@ async def pick_deal(hub: Hub, game_key: str, solitaire: bool, deal: int | str,
 
 
 async def create_match(hub: Hub, req: CreateMatch, player: str | None,
-                       address: str | None = None) -> dict[str, Any]:
+                       address: str | None = None,
+                       sealed_until: datetime | None = None) -> dict[str, Any]:
+    """Create a match (``sealed_until``: a ranked daily attempt's deal stays hidden until
+    then, server/daily.py)."""
     game = hub.game_or_refuse(req.game)
     player = check_player(req.player or player)
     specs: list[Any] = list(req.seats) if req.seats else (["me"] if game.is_solitaire else [])
@@ -236,7 +240,7 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None,
             seat_rows.append(SeatRow(i, "human"))
     row = MatchRow(id=match_id, game=game.key, flags=flags, seats=n, deal=deal,
                    status="running", created=now(), takeover_seconds=t, creator=player,
-                   seat_rows=seat_rows, salt=fairness.new_salt())
+                   seat_rows=seat_rows, salt=fairness.new_salt(), sealed_until=sealed_until)
     opened = None
     if req.public or req.fill_after is not None:
         opened = open_row(match_id, req.public, req.fill_after, fill_level, row.created)
@@ -248,4 +252,4 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None,
     return {"match_id": match_id, "seat": my_seat, "token": token,
             "play_url": f"/play/{match_id}" + (f"#token={token}" if token else ""),
             "invites": invites,
-            "commitment": fairness.commitment(deal, row.salt or "")}
+            "commitment": None if sealed_until else fairness.commitment(deal, row.salt or "")}

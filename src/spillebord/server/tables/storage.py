@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from spillebord.core.rating import seat_class, shown
 from spillebord.server.errors import Refusal
 from spillebord.server.infra.storage.models import (
+    accounts,
     invites,
     matches,
     open_tables,
@@ -25,6 +26,7 @@ from spillebord.server.infra.storage.models import (
     ratings,
     seats,
 )
+from spillebord.server.ratings.rules import unrated_because
 
 
 def _aware(t: datetime) -> datetime:
@@ -130,8 +132,9 @@ class TablesRepo:
                 for s in conn.execute(
                         select(seats.c.match_id, seats.c.seat, seats.c.kind, seats.c.bot,
                                seats.c.level, seats.c.token_hash, seats.c.player_id,
-                               players.c.name)
+                               players.c.name, accounts.c.player_id.label("acc"))
                         .outerjoin(players, players.c.id == seats.c.player_id)
+                        .outerjoin(accounts, accounts.c.player_id == seats.c.player_id)
                         .where(seats.c.match_id.in_(part)).order_by(seats.c.seat)):
                     seat_rows[s.match_id].append(s)
             pids = list({s.player_id for rows in seat_rows.values() for s in rows
@@ -152,8 +155,16 @@ class TablesRepo:
             free = sum(1 for s in listed if not s["taken"])
             if free == 0:
                 continue
+            rows = seat_rows[h.match_id]
+            why = unrated_because(  # before it starts: a free seat may yet be signed in
+                [s.kind for s in rows],
+                [not s["taken"] or (r.acc is not None and bool(r.name))
+                 for s, r in zip(listed, rows, strict=True)],
+                [r.player_id if s["taken"] else f"free {r.seat}"
+                 for s, r in zip(listed, rows, strict=True)])
             out.append({"match_id": h.match_id, "game": h.game, "flags": dict(h.flags),
                         "seats": listed, "free": free,
+                        "rated": {"rated": why is None, "why": why},
                         "created": _aware(h.created).isoformat(),
                         "fill_after": h.fill_after, "fill_level": h.fill_level})
         return out, {h.match_id: _aware(h.changed) for h in heads}

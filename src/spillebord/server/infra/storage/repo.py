@@ -56,6 +56,7 @@ class MatchRow:
     outcome: dict[str, Any] | None = None
     finished: datetime | None = None
     salt: str | None = None  # the deal commitment's salt; None for older matches
+    sealed_until: datetime | None = None  # a ranked daily attempt: deal hidden until then
     seat_rows: list[SeatRow] = field(default_factory=list)
     events: list[EventRow] = field(default_factory=list)
 
@@ -92,6 +93,7 @@ class Repository:
                 id=m.id, game=m.game, flags=m.flags, seats=m.seats, deal=m.deal, salt=m.salt,
                 status=m.status, outcome=None, takeover_seconds=m.takeover_seconds,
                 creator=m.creator, created=m.created, finished=None,
+                **({"sealed_until": m.sealed_until} if m.sealed_until else {}),
             ))
             conn.execute(insert(seats), [
                 {"match_id": m.id, "seat": s.seat, "kind": s.kind, "bot": s.bot,
@@ -112,6 +114,7 @@ class Repository:
             deal=int(row.deal), status=row.status, created=aware(row.created) or now(),
             takeover_seconds=row.takeover_seconds, creator=row.creator,
             outcome=row.outcome, finished=aware(row.finished), salt=row.salt,
+            sealed_until=aware(row.sealed_until),
         )
         for s in conn.execute(select(seats).where(seats.c.match_id == m.id)
                               .order_by(seats.c.seat)):

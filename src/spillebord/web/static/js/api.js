@@ -150,6 +150,9 @@ export const getLeaderboard = (game, seats) =>
 export const getPlayerRatings = (player) =>
   request("GET", `/api/players/${encodeURIComponent(player)}/ratings`);
 
+/** @param {string} matchId @returns {Promise<import("./protocol").MatchRated>} */
+export const getMatchRated = (matchId) => request("GET", `/api/matches/${encodeURIComponent(matchId)}/rated`);
+
 // The daily deal (docs/protocol.md, "Daily deal").
 /** @param {string} game @returns {Promise<import("./protocol").DailyInfo>} */
 export const dailyInfo = (game) => request("GET", `/api/daily/${encodeURIComponent(game)}`);
@@ -162,6 +165,8 @@ export const dailyLeaderboard = (game, day) =>
 export const dailyAttempt = (matchId) => request("GET", `/api/daily/attempt/${encodeURIComponent(matchId)}`);
 /** @param {string} game @returns {Promise<import("./protocol").DailyDays>} */
 export const dailyDays = (game) => request("GET", `/api/daily/${encodeURIComponent(game)}/days`);
+/** @param {string} game @returns {Promise<import("./protocol").DailyCommitments>} */
+export const dailyCommitments = (game) => request("GET", `/api/daily/${encodeURIComponent(game)}/commitments`);
 
 // Open tables (docs/protocol.md, "Open tables and quick match").
 /** @param {string} matchId @param {number | null} seat @returns {Promise<import("./protocol").SeatTaken>} */

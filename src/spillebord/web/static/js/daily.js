@@ -1,12 +1,46 @@
 // The daily deal page (docs/web.md, "Daily deal"): for each solitaire with a solver,
-// today's deal (the same for everyone, Copenhagen time; its difficulty follows the weekday where the game
-// ships a table of rated deals), one ranked attempt (play or
-// continue it), the streak of days played, and a day's leaderboard (bonus, then fewer
-// moves, then less time) — today's or a past day's, with that day's deal to look at.
+// today's deal (the same for everyone, Copenhagen time) sealed — its commitment and
+// those of the coming days shown and remembered in this browser — one ranked attempt
+// (play or continue it), the streak of days played, and a day's leaderboard (bonus,
+// then fewer moves, then less time) — today's or a past day's.  A past day's deal is
+// revealed: the page checks here, with SubtleCrypto, that SHA-256 of "<deal>:<salt>" is
+// the commitment (the one this browser saw before, when it saw one) and offers the deal
+// for practice.
 
-import { ApiError, dailyDays, dailyInfo, dailyLeaderboard, ensurePlayer, getGames, playDaily, rememberMatch, saveToken } from "./api.js";
+import { ApiError, dailyCommitments, dailyDays, dailyInfo, dailyLeaderboard, ensurePlayer, getGames, playDaily, rememberMatch, saveToken } from "./api.js";
+import { sha256Hex } from "./fair.js";
 import { currentLang, t } from "./i18n.js";
 import { el, errorText, initPage, showMessage } from "./ui.js";
+
+const SEALS = "spillebord.daily.seals";
+
+/** The commitments this browser has seen, by "game day".
+ * @returns {Record<string, string>} */
+function seenSeals() {
+  try {
+    return JSON.parse(localStorage.getItem(SEALS) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+/** @param {string} game @param {{ day: string, commitment: string | null }[]} days */
+function rememberSeals(game, days) {
+  const seen = seenSeals();
+  for (const d of days) if (d.commitment && !seen[`${game} ${d.day}`]) seen[`${game} ${d.day}`] = d.commitment;
+  const keys = Object.keys(seen).sort().slice(-120); // about two months of two games
+  localStorage.setItem(SEALS, JSON.stringify(Object.fromEntries(keys.map((k) => [k, seen[k]]))));
+}
+
+/** Whether a revealed day checks out: "verified", "mismatch" or "unchecked".
+ * @param {string} game @param {import("./protocol").DaySeal} d */
+async function check(game, d) {
+  if (!d.commitment || !d.text) return "unchecked";
+  const hash = await sha256Hex(d.text);
+  if (hash === null) return "unchecked";
+  const before = seenSeals()[`${game} ${d.day}`];
+  return hash === d.commitment && (!before || before === d.commitment) ? "verified" : "mismatch";
+}
 
 /** @typedef {import("./protocol").GameInfo} GameInfo */
 
@@ -26,8 +60,19 @@ function clock(seconds) {
 async function board(box, g, day) {
   box.innerHTML = "";
   const data = await dailyLeaderboard(g.key, day);
-  box.append(el("p", { class: "table-meta" }, t("daily.deal_of", { day: data.day, deal: data.deal }), " ",
-    el("a", { href: `/?game=${g.key}&deal=${data.deal}`, text: t("daily.see_deal") })));
+  if (data.deal === null) {
+    box.append(el("p", { class: "table-meta daily-sealed", text: t("daily.sealed_board", { day: data.day }) }));
+  } else {
+    const deal = data.text ? data.text.split(":")[0] : String(data.deal); // exact beyond 2^53
+    const verdict = await check(g.key, data);
+    box.append(el("p", { class: "table-meta" }, t("daily.deal_of", { day: data.day, deal }), " ",
+      el("a", { class: "daily-practice", href: `/?game=${g.key}&deal=${deal}`, text: t("daily.see_deal") })));
+    box.append(el("p", { class: `daily-check ${verdict === "mismatch" ? "fair-bad" : "fair-ok"}`, "data-check": verdict,
+      text: t(`daily.${verdict}`, { day: data.day }) }));
+    if (data.text && data.commitment) {
+      box.append(el("p", { class: "fair-detail" }, t("fair.how", { text: data.text }), " ", el("code", { text: data.commitment })));
+    }
+  }
   box.append(el("p", { class: "table-meta daily-ranks", text: t("daily.ranks_by") }));
   const table = el("table", { class: "stats-table daily-board", "data-game": g.key });
   table.append(el("thead", {}, el("tr", {}, ...["rating.rank", "rating.name", "daily.bonus", "daily.moves", "daily.time", "daily.undos"]
@@ -67,6 +112,10 @@ async function card(g) {
       button.disabled = false;
     }
   });
+  const seals = await dailyCommitments(g.key);
+  rememberSeals(g.key, seals.days);
+  const ahead = el("ul", { class: "daily-seals" }, ...seals.days.slice(1).map((d) =>
+    el("li", {}, `${d.day}: `, el("code", { text: d.commitment || "–" }))));
   const boardBox = el("div", { class: "daily-board-box" });
   const days = el("select", { "aria-label": t("daily.day"), class: "daily-day" });
   for (const d of (await dailyDays(g.key)).days) days.append(el("option", { value: d.day, text: d.day }));
@@ -74,7 +123,10 @@ async function card(g) {
   await board(boardBox, g, info.day);
   return el("section", { class: "table-card daily-card", "data-game": g.key },
     el("h2", { text: t("daily.game_today", { game: name, day: info.day }) }),
-    el("p", { class: "table-meta", text: t("daily.deal_line", { deal: info.deal }) }),
+    el("p", { class: "table-meta daily-seal" }, t("daily.deal_line"), " ",
+      el("code", { class: "daily-commitment", text: info.commitment || "–" })),
+    el("details", { class: "daily-ahead" }, el("summary", { text: t("daily.seals") }),
+      el("p", { class: "fair-detail", text: t("daily.seals_how") }), ahead),
     info.difficulty ? el("p", { class: "table-meta daily-difficulty", "data-level": info.difficulty,
       text: t("daily.difficulty", { level: t(`difficulty.${info.difficulty}`) }) }) : "",
     el("p", { class: "table-meta daily-streak", text: t("daily.streak", { n: info.streak }) }),

@@ -59,7 +59,13 @@ async function show(g, seats) {
         el("th", { scope: "row", text: p.name }), el("td", { text: String(p.rating) }),
         el("td", { text: String(p.games) })));
     }
-    if (!board.players.length) body.append(el("tr", {}, el("td", { colspan: "4", text: t("rating.none") })));
+    if (board.mine) { // the caller's own provisional rating: not ranked, marked
+      const p = board.mine;
+      body.append(el("tr", { "data-player": p.player_id, class: "provisional" }, el("td", { text: "–" }),
+        el("th", { scope: "row", text: `${p.name} (${t("rating.provisional")})` }), el("td", { text: String(p.rating) }),
+        el("td", { text: String(p.games) })));
+    }
+    if (!board.players.length && !board.mine) body.append(el("tr", {}, el("td", { colspan: "4", text: t("rating.none") })));
     table.append(body);
     await showMine(g, board.class);
   } catch (err) {
@@ -78,7 +84,10 @@ async function showMine(g, klass) {
   box.hidden = !now;
   if (!now) return;
   const line = document.getElementById("mine-now");
-  if (line) line.textContent = t("rating.mine_now", { rating: now.rating, games: now.games });
+  if (line) {
+    line.textContent = t("rating.mine_now", { rating: now.rating, games: now.games });
+    if (now.provisional) line.textContent += ` ${t("rating.provisional_note", { games: 10, others: 3 })}`;
+  }
   document.getElementById("mine-chart")?.replaceChildren(historyChart(history));
 }
 

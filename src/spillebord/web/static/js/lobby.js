@@ -88,7 +88,9 @@ function card(table) {
   return el("li", { class: "table-card", "data-match": table.match_id, "data-game": table.game },
     el("h3", { text: gameName(table.game) }),
     el("p", { class: "table-meta", text: variantsText(table) }),
-    el("p", { class: "table-meta waited", text: meta.join(" · ") }), seats);
+    el("p", { class: "table-meta waited", text: meta.join(" · ") }),
+    el("p", { class: "table-meta table-rated", "data-rated": table.rated.rated ? "yes" : String(table.rated.why),
+      text: t(table.rated.rated ? "rated.if_signed_in" : `rated.${table.rated.why}`) }), seats);
 }
 
 function draw() {

@@ -4,7 +4,7 @@
 // move is an action text the server offered.  Refusals show in #messages and the board is
 // re-drawn from the last state the server sent, so it never shows a refused move.
 
-import { ApiError, getGames, getMatch, getSeatPeople, loadToken, rememberMatch, saveToken } from "./api.js";
+import { ApiError, getGames, getMatch, getMatchRated, getSeatPeople, loadToken, rememberMatch, saveToken } from "./api.js";
 import { cardName, t } from "./i18n.js";
 import { renderInvites, renderLog, renderOutcome, renderSeats, seatNamer, shortNamer } from "./panel.js";
 import { createExtras } from "./extras.js";
@@ -260,6 +260,17 @@ async function main() {
   // merged into the match info each time it is replaced.
   /** @param {PageMatch} m @returns {PageMatch} */
   const withPeople = (m) => ({ ...m, seats: m.seats.map((s, i) => ({ ...s, ...(people[i] || {}) })) });
+  // Table games: whether the game counts for the ratings, and why not (shown from the start).
+  const loadRated = async () => {
+    const box = $("rated");
+    if (match.seats.length < 2 || !box) return;
+    const got = await getMatchRated(matchId).catch(() => null);
+    if (!got) return;
+    const key = got.rated ? (got.final ? "rated.counted" : "rated.yes") : `rated.${got.why}`;
+    box.hidden = false;
+    box.dataset.rated = got.rated ? "yes" : String(got.why);
+    box.textContent = t(key) + (got.rated && !got.final ? ` ${t("rated.leaving")}` : "");
+  };
   const loadPeople = async () => {
     if (match.seats.length < 2) return;
     const got = await getSeatPeople(matchId).catch(() => null);
@@ -271,6 +282,7 @@ async function main() {
     chat?.refresh();
   };
   loadPeople();
+  loadRated();
   const live = new Session(matchId, token, {
     onWelcome(d) {
       debug.marks.welcome ??= performance.now();
@@ -291,6 +303,7 @@ async function main() {
     onSeats(d) {
       match = withPeople({ ...match, seats: d.seats });
       loadPeople();
+      loadRated();
       seatName = seatNamer(match, mySeat);
       redrawSeats();
       chat?.refresh();

@@ -107,6 +107,21 @@ export interface LobbyTable {
   created: string;
   fill_after: number | null;
   fill_level: number | null;
+  /** whether the game will count for the ratings (if every seat is signed in) and why not */
+  rated: RatedStatus;
+}
+
+/** Whether a table game counts for the ratings; `why` a reason code when it does not. */
+export interface RatedStatus {
+  rated: boolean;
+  why: "solitaire" | "bots" | "guests" | "same_player" | "pair_limit" | null;
+}
+
+/** @wire GET /api/matches/{id}/rated */
+export interface MatchRated extends RatedStatus {
+  match_id: string;
+  /** the rater has looked at the finished game: this is what it counted */
+  final: boolean;
 }
 
 /** @wire GET /api/lobby */
@@ -121,13 +136,24 @@ export interface LobbySeat {
   rating: number | null;
 }
 
-/** @wire GET /api/daily/{game} */
-export interface DailyInfo {
-  game: string;
+/** What anyone may know of a day's deal (server/daily.py ``public``): the commitment;
+ * deal, salt, start and text only once the day is over. */
+export interface DaySeal {
   day: string;
-  start: number;
-  deal: number;
-  /** the deal's level in the shipped table of rated deals (null: the game has none) */
+  algorithm: string;
+  /** null for days chosen before deals were sealed */
+  commitment: string | null;
+  start: number | null;
+  deal: number | null;
+  salt: string | null;
+  /** "<deal>:<salt>", the exact text the commitment hashes */
+  text: string | null;
+}
+
+/** @wire GET /api/daily/{game} */
+export interface DailyInfo extends DaySeal {
+  game: string;
+  /** the deal's level in the shipped table of rated deals (null: sealed days, or the game has none) */
   difficulty: "easy" | "medium" | "hard" | null;
   /** the caller's match of the day, if started */
   attempt: string | null;
@@ -146,11 +172,8 @@ export interface DailyAttempt {
 }
 
 /** @wire GET /api/daily/{game}/leaderboard */
-export interface DailyBoard {
+export interface DailyBoard extends DaySeal {
   game: string;
-  day: string;
-  start: number;
-  deal: number;
   /** what the board ranks by, in order */
   ranks: ("bonus" | "moves" | "seconds")[];
   players: DailyRow[];
@@ -173,7 +196,15 @@ export interface DailyRow {
 /** @wire GET /api/daily/{game}/days */
 export interface DailyDays {
   game: string;
-  days: { day: string, start: number, deal: number }[];
+  days: DaySeal[];
+}
+
+/** @wire GET /api/daily/{game}/commitments */
+export interface DailyCommitments {
+  game: string;
+  algorithm: string;
+  today: string;
+  days: { day: string, commitment: string | null }[];
 }
 
 /** @wire GET /api/matches/{id}/players */
@@ -185,18 +216,26 @@ export interface SeatPeople {
 export interface Leaderboard {
   game: string;
   class: string;
+  /** what an established rating needs: rated games, distinct other accounts */
+  established: { games: number, others: number };
   players: LeaderboardRow[];
+  /** the caller's own provisional rating (not listed), or null */
+  mine: LeaderboardRow | null;
 }
 
 /** @wire GET /api/leaderboard/{game} */
 export interface LeaderboardRow {
-  rank: number;
+  /** null for the caller's own provisional row */
+  rank: number | null;
   name: string;
   player_id: string;
   rating: number;
   mu: number;
   sigma: number;
   games: number;
+  /** distinct other accounts met in rated games */
+  others: number;
+  provisional: boolean;
 }
 
 /** @wire GET /api/players/{player_id}/ratings */
@@ -214,6 +253,8 @@ export interface PlayerRating {
   sigma: number;
   games: number;
   rating: number;
+  others: number;
+  provisional: boolean;
 }
 
 /** @wire GET /api/players/{player_id}/ratings */
@@ -400,7 +441,8 @@ export interface GameRecord {
   format: number;
   game: string;
   seats: number;
-  deal: number | string;
+  /** null while it is a ranked daily attempt whose day is not over */
+  deal: number | string | null;
   deal_algorithm: string;
   flags: { [flag: string]: boolean };
   actions: string[];

@@ -125,7 +125,9 @@ async function main() {
   const info = games.find((g) => g.key === rec.game);
   const name = info ? info.name[currentLang()] || info.name.da : rec.game;
   $("game-title").textContent = t("replay.title_game", { game: name });
-  $("summary").textContent = t("replay.summary", { deal: rec.deal, seats: rec.seats, count: rec.actions.length });
+  // A ranked daily attempt's deal is sealed (null) until its day is over.
+  $("summary").textContent = rec.deal === null ? t("replay.summary_sealed", { count: rec.actions.length })
+    : t("replay.summary", { deal: rec.deal, seats: rec.seats, count: rec.actions.length });
   // A solitaire's time played (the move count above is the replay's own steps).
   if (record.clock) $("summary").textContent += ` ${t("clock.played", { time: formatTime(record.clock.seconds) })}`;
   const fallback = { seats: Array.from({ length: rec.seats }, (_, i) => ({ seat: i, kind: "human" })) };
@@ -160,7 +162,7 @@ async function main() {
     ol.append(el("li", { "data-step": String(i + 1) },
       el("button", { type: "button", text: own || `${who}${describe(a)}`, onclick: () => stepTo(i + 1) })));
   });
-  if (rec.seats === 1) {
+  if (rec.seats === 1 && rec.deal !== null) {
     const link = /** @type {HTMLAnchorElement} */ ($("same-deal"));
     link.hidden = false;
     link.href = `/?game=${rec.game}&deal=${rec.deal}`;
