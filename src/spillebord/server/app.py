@@ -27,6 +27,7 @@ from spillebord.server.security import SecurityHeaders
 from spillebord.server.settings import Settings
 from spillebord.server.storage.health import READS
 from spillebord.server.tables import routes as table_routes
+from spillebord.server.warmup import WarmupGate
 from spillebord.server.ws import serve_echo, serve_socket
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     # Outermost last: the security headers also go on the guards' refusals.
     app.add_middleware(ops.RefuseWhileDraining, ops=hub.ops)
+    app.add_middleware(WarmupGate, warmup=hub.warmup)  # 503 warming (warmup.py)
     app.add_middleware(Guards, max_body_bytes=settings.max_body_bytes,
                        max_header_bytes=settings.max_header_bytes,
                        allowed_origins=settings.allowed_origins)

@@ -35,6 +35,7 @@ from spillebord.server.storage.ratings import RatingsRepo
 from spillebord.server.storage.repo import MatchRow, Repository, now
 from spillebord.server.storage.writer import GroupWriter
 from spillebord.server.tables.service import Tables
+from spillebord.server.warmup import Warmup
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +76,7 @@ class Hub:
         self._ports: RoomPorts | None = None
         self._loading: dict[str, asyncio.Lock] = {}
         self._owner: SqliteOwner | None = None
-        self._warming: asyncio.Task[None] | None = None
+        self.warmup = Warmup()  # the start-up in the background (server/warmup.py)
         self.loop: asyncio.AbstractEventLoop | None = None  # set by start()
 
     @property
@@ -96,7 +97,12 @@ class Hub:
         await asyncio.to_thread(migrate.at_start, self.engine, self.scale.shared,
                                 self.settings.migrate, wiring.migrate_once)
         await self.scale.start()
-        await asyncio.to_thread(compute.warm_games)
+        # The kernels, the services and the games, then the worker processes, in the
+        # background: /healthz answers at once, /readyz says "warming" (warmup.py).
+        self.warmup.start(self._serve, self.compute, self.settings.warm_workers)
+
+    async def _serve(self) -> None:
+        assert self.loop is not None
         self._writer = GroupWriter(self.engine)
         self._writer.observe = self.metrics.wrote
         if self.scale.parts is not None:  # only a game's owner writes its events
@@ -136,18 +142,9 @@ class Hub:
         # created since the last, and at 700 allocations (the default) that was ~10 %
         # of the event loop's time under load (issue 7, docs/benchmarks/server.md).
         gc.set_threshold(*GC_THRESHOLDS)
-        if self.settings.warm_workers:
-            self._warming = asyncio.create_task(self._warm())
-
-    async def _warm(self) -> None:
-        try:
-            await self.compute.warm()
-        except Exception:  # not fatal: the first hint or bot move starts the worker
-            log.warning("warming the worker processes failed", exc_info=True)
 
     async def stop(self) -> None:
-        if self._warming is not None:
-            self._warming.cancel()
+        await self.warmup.stop()
         for driver in list(self.drivers.values()):
             await driver.stop()
         self.drivers.clear()
