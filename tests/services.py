@@ -222,7 +222,8 @@ class Worker(OnLoopback):
     log: Path | None = None
     app: str = "spillebord.server.app:create_app"
 
-    def start(self, timeout: float = 90.0) -> Worker:
+    def start(self, timeout: float = 90.0, warm: bool = True) -> Worker:
+        """Start the process; wait until it listens and (``warm``) is past its warm-up."""
         self.log = self.log or Path(tempfile.mkstemp(prefix="spillebord-worker-",
                                                      suffix=".log")[1])
         out = self.log.open("ab")
@@ -234,7 +235,8 @@ class Worker(OnLoopback):
             cwd=ROOT)
         out.close()
         wait_port(self.port, timeout, self.proc)
-        wait_warm(self.port, timeout, self.proc)
+        if warm:
+            wait_warm(self.port, timeout, self.proc)
         return self
 
     def kill(self) -> None:
