@@ -14,7 +14,7 @@ Redis) that must stop a worker that cannot serve:
 1. ``rules``: each game's first legal-action list in this process (its rules kernel);
 2. ``games``: the services start and the unfinished games reload (``serve``);
 3. ``bots`` and ``solver``: every step of :func:`steps` of that kind in the bot and the
-   solver worker process (one decision of every bot level, each solver's ``warm_up`` and
+   solver worker process, both at once (one decision of every bot level, each solver's ``warm_up`` and
    one hint), so the first decision finds its kernels loaded.
 
 ``/healthz`` answers from the first moment.  ``/readyz`` answers 503 with ``"status":
@@ -135,17 +135,20 @@ class Warmup:
             self.failed = f"{self.step}: {exc}"
             log.exception("the start-up failed at %s", self.step)
             return
-        if processes:
-            for name, kind in pools:
-                try:
-                    await self._step(f"{name} kernels", compute.run(
-                        kind, run_steps, name, name=name))
-                except Exception:  # not fatal: the first call pays for the start-up
-                    log.warning("warming the %s process failed", name, exc_info=True)
+        if processes:  # both processes at once (two processes, or a thread and one)
+            await asyncio.gather(*(self._process(compute, name, kind)
+                                   for name, kind in pools))
         self.took = time.monotonic() - self.began
         self.ready = True
         self.step = "ready"
         log.warning("ready: warmed up in %.1f s", self.took)
+
+    async def _process(self, compute: Compute, name: str, kind: str) -> None:
+        try:
+            await self._step(f"{name} kernels",
+                             compute.run(kind, run_steps, name, name=name))
+        except Exception:  # not fatal: the first call pays for the process's start
+            log.warning("warming the %s process failed", name, exc_info=True)
 
     async def _step(self, label: str, work: Awaitable[object]) -> None:
         self.step = label
