@@ -26,7 +26,7 @@ from typing import Any
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import Engine, func, select, text
-from tests.scale.cluster import opened, post
+from tests.scale.cluster import opened
 from tests.server.live import Client
 from tests.services import Nginx, Worker
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -61,6 +61,7 @@ class Stage:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     phase: str = "start"  # the step under way (refusals are noted with it)
     deal: int = 0
+    retried: list[str] = field(default_factory=list)  # new games refused with 503
 
     # -- players --------------------------------------------------------------------
     async def seat_players(self, solitaires: int, tables: int, seed: int) -> None:
@@ -77,8 +78,18 @@ class Stage:
     async def _new_game(self, game: str) -> Player:
         self.deal += 1
         seats: list[Any] = ["me"] if game != "kugler" else ["me", *[{"level": 1}] * 3]
-        made = await post(self.proxy.http, "/api/matches",
-                          {"game": game, "seats": seats, "deal": self.deal})
+        body = {"game": game, "seats": seats, "deal": self.deal}
+        async with httpx.AsyncClient(base_url=self.proxy.http, timeout=30) as http:
+            while True:  # as the page: a worker warming up or draining says try again
+                r = await http.post("/api/matches", json=body)
+                if r.status_code != 503:
+                    break
+                assert r.json()["detail"]["code"] in ("warming", "draining",
+                                                      "unavailable"), r.text
+                self.retried.append(f"{self.phase}: {r.json()['detail']['code']}")
+                await asyncio.sleep(float(r.headers.get("retry-after", "1")))
+        assert r.status_code in (200, 201), r.text
+        made = r.json()
         return Player(made["match_id"], made["token"], game)
 
     def acked(self) -> int:
@@ -187,20 +198,20 @@ class Stage:
                 assert time.monotonic() < deadline, "the players did not pause"
                 self.failed()
                 await asyncio.sleep(0.05)
+            ids = [p.match_id for p in self.players]  # (a game that ends makes one)
             while True:
-                db = self.stored()
-                views = [await self.views(w) for w in self.workers]
+                db = self.stored(ids)
+                views = [await self.views(w, ids) for w in self.workers]
                 wrong = {(i, m): (v, db[m]) for i, view in enumerate(views)
                          for m, v in view.items() if v != db[m]}
-                if not wrong and db == self.stored():
+                if not wrong and db == self.stored(ids):
                     return db
                 assert time.monotonic() < deadline, f"workers disagree: {wrong}"
                 await asyncio.sleep(0.2)
         finally:
             self.running.set()
 
-    def stored(self) -> dict[str, tuple[int, str]]:
-        ids = [p.match_id for p in self.players]
+    def stored(self, ids: list[str]) -> dict[str, tuple[int, str]]:
         with self.engine.connect() as conn:
             seqs = dict(conn.execute(select(actions.c.match_id, func.max(actions.c.seq))
                                      .where(actions.c.match_id.in_(ids))
@@ -209,13 +220,13 @@ class Stage:
                                        .where(matches.c.id.in_(ids))).all())
         return {m: (int(seqs.get(m) or 0), str(status[m])) for m in ids}
 
-    async def views(self, w: Worker) -> dict[str, tuple[int, str]]:
+    async def views(self, w: Worker, ids: list[str]) -> dict[str, tuple[int, str]]:
         out = {}
         async with httpx.AsyncClient(base_url=w.http, timeout=10) as http:
-            for p in self.players:
-                r = await http.get(f"/api/matches/{p.match_id}")
+            for m in ids:
+                r = await http.get(f"/api/matches/{m}")
                 assert r.status_code == 200, r.text
-                out[p.match_id] = (int(r.json()["version"]), str(r.json()["status"]))
+                out[m] = (int(r.json()["version"]), str(r.json()["status"]))
         return out
 
     def owner_of_most(self) -> int:

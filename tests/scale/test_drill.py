@@ -131,7 +131,8 @@ async def test_operator_drill(redis_server: Redis, nginx_binary: str,
         print("\n".join(log))
         print(f"acknowledged {stage.acked()} in {len(stage.players)} games; "
               f"drops {sorted(set(drops))} x{len(drops)}; refusals: "
-              f"{ {r: refusals.count(r) for r in sorted(set(refusals))} }")
+              f"{ {r: refusals.count(r) for r in sorted(set(refusals))} }; new games "
+              f"refused with 503: { {r: stage.retried.count(r) for r in set(stage.retried)} }")
         assert not [r for r in refusals if "internal" in r]
         assert any("PostgreSQL down" in r for r in refusals), "the outage was not felt"
     finally:
