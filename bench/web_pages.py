@@ -20,6 +20,14 @@ Also the start page and the statistics page (a browser whose player has finished
 of each solitaire): first load and navigation start → the page's `data-ready` mark.
 
 Targets (issues 8 and 14): first load ≤ 150 KB, interactive ≤ 0.5 s, a move drawn ≤ 50 ms.
+
+    python bench/web_pages.py --fresh-clone   # also: fresh clone, first bot move
+
+``--fresh-clone`` (issues 27 and 31): ``git clone`` of this checkout's HEAD into a
+temporary folder, ``make install warm`` there (uv's cache as it is), then the clone's
+``spillebord serve`` as ``make run`` starts it (SQLite, the watchable bot delay of 0.6 s):
+seconds to the first ``/healthz``, to ``/readyz`` 200, and from ready to the first move
+of a new bots-only Kugler og Jokere table at level 2 (target: ≤ 2 s).
 """
 
 from __future__ import annotations
@@ -69,14 +77,66 @@ def start_server(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
     proc = subprocess.Popen([exe, "serve", "--port", str(port), "--db", f"sqlite:///{tmp}/b.db"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     url = f"http://127.0.0.1:{port}"
-    for _ in range(150):
+    if wait_ready(url, 120) is None:
+        proc.kill()
+        raise SystemExit("the server did not get ready")
+    return proc, url
+
+
+def wait_ready(url: str, timeout: float, path: str = "/readyz") -> float | None:
+    """Seconds until ``path`` answers 200 (the warm-up done, for /readyz), or None."""
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < timeout:
         try:
-            urllib.request.urlopen(url + "/api/games", timeout=1)
-            return proc, url
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise SystemExit("the server did not start")
+            urllib.request.urlopen(url + path, timeout=2)
+            return time.perf_counter() - t0
+        except OSError:  # not listening yet, or 503 while warming
+            time.sleep(0.02)
+    return None
+
+
+def first_bot_move(url: str) -> float:
+    """Seconds from creating a bots-only level-2 Kugler og Jokere table to its first
+    event (polled every 20 ms)."""
+    t0 = time.perf_counter()
+    made = post(url + "/api/matches", {"game": "kugler", "seats": [{"level": 2}] * 4})
+    while True:
+        with urllib.request.urlopen(f"{url}/api/matches/{made['match_id']}") as res:
+            if json.loads(res.read())["version"] >= 1:
+                return time.perf_counter() - t0
+        if time.perf_counter() - t0 > 120:
+            raise SystemExit("no bot move in 120 s")
+        time.sleep(0.02)
+
+
+def fresh_clone() -> dict[str, Any]:
+    """The fresh-clone figures (see the module's docstring)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        clone = Path(tmp) / "clone"
+        t0 = time.perf_counter()
+        subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+        subprocess.run(["make", "-C", str(clone), "install", "warm"], check=True,
+                       stdout=subprocess.DEVNULL)
+        installed = time.perf_counter() - t0
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SPILLEBORD_")}
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([str(clone / ".venv" / "bin" / "spillebord"), "serve",
+                                 "--port", str(port), "--db", f"sqlite:///{tmp}/f.db"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                env=env, cwd=clone)
+        try:
+            alive = wait_ready(url, 300, "/healthz")
+            ready = wait_ready(url, 300)
+            assert alive is not None and ready is not None, "the clone's server failed"
+            ready += alive
+            moves = [first_bot_move(url) for _ in range(3)]
+        finally:
+            proc.terminate()
+            proc.wait(20)
+    return {"install_s": installed, "alive_s": alive, "ready_s": ready,
+            "first_move_s": moves[0], "next_moves_s": moves[1:]}
 
 
 def load(browser: Any, url: str, game: str) -> tuple[Any, Any, float, float]:
@@ -256,7 +316,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=30)
     ap.add_argument("--write", action="store_true", help="rewrite docs/benchmarks/web.md")
+    ap.add_argument("--fresh-clone", action="store_true",
+                    help="also: fresh clone, first bot move (clones and installs: minutes)")
     args = ap.parse_args()
+    fresh = fresh_clone() if args.fresh_clone else None
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = start_server(Path(tmp))
         try:
@@ -272,6 +335,15 @@ def main() -> None:
             proc.terminate()
             proc.wait(10)
     text = table(rows) + "\n\n" + pages_table(page_rows)
+    if fresh is not None:
+        text += ("\n\nFresh clone, first bot move: `make install warm` "
+                 f"{fresh['install_s']:.0f} s; `spillebord serve` → `/healthz` "
+                 f"{fresh['alive_s']:.1f} s, → `/readyz` 200 {fresh['ready_s']:.1f} s; "
+                 "first level-2 Kugler og Jokere bot move of a new bots-only table "
+                 f"**{fresh['first_move_s']:.2f} s** after ready (the next two: "
+                 + ", ".join(f"{m:.2f} s" for m in fresh["next_moves_s"])
+                 + "; 0.6 s of each is the watchable bot delay). Load average "
+                 f"{os.getloadavg()[0]:.1f}, 2 cores.")
     print(text)
     if args.write:
         write_doc(text)

@@ -55,6 +55,27 @@ def wait_port(port: int, timeout: float = 20.0, proc: subprocess.Popen[bytes] | 
     raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
 
 
+def wait_warm(port: int, timeout: float = 90.0,
+              proc: subprocess.Popen[bytes] | None = None) -> None:
+    """Wait until a worker on 127.0.0.1:port is past its warm-up (``/readyz`` says
+    anything but ``warming``: ready, or not ready for a reason of its own)."""
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"process exited with {proc.returncode} while warming")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/readyz",
+                         timeout=5).json().get("status") != "warming":
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"127.0.0.1:{port} still warming after {timeout} s")
+        time.sleep(0.05)
+
+
 def _stop(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
     if proc.poll() is None:
         proc.terminate()
@@ -201,7 +222,8 @@ class Worker(OnLoopback):
     log: Path | None = None
     app: str = "spillebord.server.app:create_app"
 
-    def start(self, timeout: float = 90.0) -> Worker:
+    def start(self, timeout: float = 90.0, warm: bool = True) -> Worker:
+        """Start the process; wait until it listens and (``warm``) is past its warm-up."""
         self.log = self.log or Path(tempfile.mkstemp(prefix="spillebord-worker-",
                                                      suffix=".log")[1])
         out = self.log.open("ab")
@@ -213,6 +235,8 @@ class Worker(OnLoopback):
             cwd=ROOT)
         out.close()
         wait_port(self.port, timeout, self.proc)
+        if warm:
+            wait_warm(self.port, timeout, self.proc)
         return self
 
     def kill(self) -> None:

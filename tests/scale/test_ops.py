@@ -30,14 +30,14 @@ def test_readyz_follows_redis(postgres: Postgres, pg_url: str, redis_server: Red
             base = workers[0].http
             assert _ready(base, 200)["checks"] == {"database": True, "migrations": True,
                                                    "writes": True, "redis": True,
-                                                   "not_draining": True}
+                                                   "not_draining": True, "warm": True}
             redis.stop()
             deadline = time.monotonic() + 15
             while not (down := _ready(base, 200))["degraded"]:
                 assert time.monotonic() < deadline, "Redis down never showed"
                 time.sleep(0.2)
             assert down["checks"] == {"database": True, "migrations": True, "writes": True,
-                                      "redis": False, "not_draining": True}
+                                      "redis": False, "not_draining": True, "warm": True}
             assert httpx.get(f"{base}/healthz").status_code == 200
             redis.restart()
             deadline = time.monotonic() + 15

@@ -77,7 +77,7 @@ async def test_redis_down_leaves_the_worker_ready_but_degraded(
             assert down["degraded"] == ["redis"] and down["ready"] is True
             assert down["checks"] == {"database": True, "migrations": True,
                                       "writes": True, "redis": False,
-                                      "not_draining": True}
+                                      "not_draining": True, "warm": True}
             for _ in range(3):  # play goes on
                 assert (await _act(c))["t"] == "state"
             redis.restart()

@@ -49,6 +49,11 @@ class LiveServer(OnLoopback):
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError(f"the test server did not start ({self.exit!r})")
             time.sleep(0.02)
+        warmup = self.app.state.hub.warmup  # the start-up's background part (warmup.py)
+        while not (warmup.ready or warmup.failed):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the test server is still warming: {warmup.report()}")
+            time.sleep(0.02)
         return self
 
     def stop(self) -> None:

@@ -30,9 +30,9 @@ def test_healthz_and_readyz(live: tuple[LiveServer, Path]) -> None:
     assert alive.headers["cache-control"] == "no-store"
     ready = httpx.get(f"{server.http}/readyz")
     assert ready.status_code == 200, ready.text
-    assert ready.json() == {"ready": True, "degraded": [], "checks": {
+    assert ready.json() == {"ready": True, "status": "ready", "degraded": [], "checks": {
         "database": True, "migrations": True, "writes": True,
-        "not_draining": True}}  # no Redis: one worker
+        "not_draining": True, "warm": True}}  # no Redis: one worker
 
 
 def test_not_ready_while_the_schema_is_behind(live: tuple[LiveServer, Path]) -> None:
@@ -43,7 +43,7 @@ def test_not_ready_while_the_schema_is_behind(live: tuple[LiveServer, Path]) -> 
     r = httpx.get(f"{server.http}/readyz")
     assert r.status_code == 503
     assert r.json()["checks"] == {"database": True, "migrations": False, "writes": True,
-                                  "not_draining": True}
+                                  "not_draining": True, "warm": True}
     assert httpx.get(f"{server.http}/healthz").status_code == 200  # alive all the same
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE alembic_version SET version_num = ?", (head,))

@@ -1,5 +1,7 @@
-"""The server compiles or loads the games' rules kernels before it takes sockets, so the
-first kugler action of a fresh process does not stall the event loop for every game."""
+"""The server compiles or loads the games' rules kernels before it serves games (in its
+start-up's background part, server/warmup.py: the games are refused with 503 warming
+until then), so the first kugler action of a fresh process does not stall the event loop
+for every game."""
 
 from __future__ import annotations
 
@@ -18,6 +20,9 @@ async def main() -> None:
     hub = Hub(Settings(db_url="sqlite:///" + sys.argv[1]))
     await hub.start()
     try:
+        assert hub.warmup.task is not None
+        await hub.warmup.task
+        assert hub.warmup.serving and hub.warmup.ready, hub.warmup.report()
         print(len(kernel.legal.signatures))
     finally:
         await hub.stop()

@@ -12,46 +12,13 @@ solvers' ``warm_up`` and one hint of every solitaire, on deal 0.
 
 from __future__ import annotations
 
-import random
 import time
-from collections.abc import Callable
-from types import ModuleType
 from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from spillebord import bots, games, solvers
-from spillebord.core.protocol import Game
-
-
-def steps() -> list[tuple[str, Callable[[], object]]]:
-    """What to run, each with a line for the progress bar."""
-    found: list[tuple[str, Callable[[], object]]] = []
-    keys = games.keys()
-    for key in keys:
-        game = games.load(key)
-
-        def rules(game: Game = game) -> object:
-            return game.new(deal=0).legal_actions()
-        found.append((f"{key}: rules", rules))
-        for number, level in sorted(bots.levels(key).items()):
-            def decide(key: str = key, level: bots.Level = level) -> object:
-                state = games.load(key).new(deal=0)
-                seat = state.to_move if state.to_move is not None else 0
-                player = bots.load(key, level.bot, **dict(level.options))
-                return player.choose(bots.Observation(state, seat, random.Random(0)))
-            found.append((f"{key}: level {number} bot", decide))
-        if solvers.has_solver(key):
-            module = solvers.load(key)
-            hook = getattr(module, "warm_up", None)
-            if hook is not None:
-                found.append((f"{key}: solver", hook))
-
-            def hint(module: ModuleType = module, game: Game = game) -> object:
-                return module.hint(game.new(deal=0), 1.0)
-            found.append((f"{key}: hint", hint))
-    return found
+from spillebord.server.infra.warmup import steps
 
 
 def warm(quiet: bool = False) -> float:

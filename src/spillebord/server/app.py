@@ -29,6 +29,7 @@ from spillebord.server.infra import dayclock, metrics
 from spillebord.server.infra.logs import install_json_lines, install_redaction
 from spillebord.server.infra.settings import Settings
 from spillebord.server.infra.storage.health import READS
+from spillebord.server.infra.warmup import WarmupGate
 from spillebord.server.learn import routes as learn_routes
 from spillebord.server.people import routes as people_routes
 from spillebord.server.ratings import routes as ratings_api
@@ -68,6 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     # Outermost last: the security headers also go on the guards' refusals.
     app.add_middleware(ops.RefuseWhileDraining, ops=hub.ops)
+    app.add_middleware(WarmupGate, warmup=hub.warmup)  # 503 warming (warmup.py)
     app.add_middleware(Guards, max_body_bytes=settings.max_body_bytes,
                        max_header_bytes=settings.max_header_bytes,
                        allowed_origins=settings.allowed_origins)

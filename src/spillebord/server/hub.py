@@ -27,6 +27,7 @@ from spillebord.server.infra.storage import migrate
 from spillebord.server.infra.storage.engine import Checkpointer, SqliteOwner, make_engine
 from spillebord.server.infra.storage.repo import MatchRow, Repository, now
 from spillebord.server.infra.storage.writer import GroupWriter
+from spillebord.server.infra.warmup import Warmup
 from spillebord.server.people.service import People
 from spillebord.server.people.storage import PeopleRepo
 from spillebord.server.ratings.service import Ratings
@@ -78,7 +79,7 @@ class Hub:
         self._ports: RoomPorts | None = None
         self._loading: dict[str, asyncio.Lock] = {}
         self._owner: SqliteOwner | None = None
-        self._warming: asyncio.Task[None] | None = None
+        self.warmup = Warmup()  # the start-up in the background (server/warmup.py)
         self.loop: asyncio.AbstractEventLoop | None = None  # set by start()
 
     @property
@@ -99,7 +100,12 @@ class Hub:
         await asyncio.to_thread(migrate.at_start, self.engine, self.scale.shared,
                                 self.settings.migrate, wiring.migrate_once)
         await self.scale.start()
-        await asyncio.to_thread(compute.warm_games)
+        # The kernels, the services and the games, then the worker processes, in the
+        # background: /healthz answers at once, /readyz says "warming" (warmup.py).
+        self.warmup.start(self._serve, self.compute, self.settings.warm_workers)
+
+    async def _serve(self) -> None:
+        assert self.loop is not None
         self._writer = GroupWriter(self.engine)
         self._writer.observe = self.metrics.wrote
         if self.scale.parts is not None:  # only a game's owner writes its events
@@ -139,18 +145,9 @@ class Hub:
         # created since the last, and at 700 allocations (the default) that was ~10 %
         # of the event loop's time under load (issue 7, docs/benchmarks/server.md).
         gc.set_threshold(*GC_THRESHOLDS)
-        if self.settings.warm_workers:
-            self._warming = asyncio.create_task(self._warm())
-
-    async def _warm(self) -> None:
-        try:
-            await self.compute.warm()
-        except Exception:  # not fatal: the first hint or bot move starts the worker
-            log.warning("warming the worker processes failed", exc_info=True)
 
     async def stop(self) -> None:
-        if self._warming is not None:
-            self._warming.cancel()
+        await self.warmup.stop()
         for driver in list(self.drivers.values()):
             await driver.stop()
         self.drivers.clear()

@@ -136,16 +136,26 @@ class Ops:
         moves on a worker other than the game's owner wait for Redis to be back) — so a
         balancer that follows ``/readyz`` keeps the site up: ``degraded`` names the
         checks that failed but do not stop it serving (issue 31)."""
+        warmup = self.hub.warmup
         reachable, current = await self.database_check()
         checks: dict[str, bool] = {"database": reachable, "migrations": current,
-                                   "writes": not self.hub.writer.health.keeps_failing()}
+                                   "writes": not warmup.serving
+                                   or not self.hub.writer.health.keeps_failing()}
         redis = await self.hub.scale.redis_ok()
         if redis is not None:
             checks["redis"] = redis
         checks["not_draining"] = not self.draining
+        checks["warm"] = warmup.ready  # kernels and worker processes loaded (warmup.py)
         degraded = sorted(k for k in DEGRADING if checks.get(k) is False)
         ready = all(v for k, v in checks.items() if k not in DEGRADING)
-        return {"ready": ready, "degraded": degraded, "checks": checks}
+        status = ("ready" if ready else "draining" if self.draining
+                  else "warming" if not warmup.ready and warmup.failed is None
+                  else "not_ready")
+        report: dict[str, Any] = {"ready": ready, "status": status, "degraded": degraded,
+                                  "checks": checks}
+        if not warmup.ready:
+            report["warming"] = warmup.report()
+        return report
 
 
 def _ops(request: Request) -> Ops:

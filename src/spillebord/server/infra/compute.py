@@ -136,39 +136,6 @@ def bot_choose(record_json: str, seat: int, bot: str, options: dict[str, Any],
     return str(player.choose(obs))
 
 
-def warm_up(kernels: bool = False) -> int:
-    """Import every game, bot and solver module in a fresh worker, so the first hint or
-    bot decision does not pay for it; with ``kernels`` (the solver worker) also run the
-    solvers' own ``warm_up`` (posthus: load or compile its numba kernel)."""
-    from spillebord import games
-
-    keys = list(games.keys())
-    for key in keys:
-        games.load(key)
-        bots.names(key)
-        if solvers.has_solver(key) and kernels:
-            hook = getattr(solvers.load(key), "warm_up", None)
-            if hook is not None:
-                hook()
-    return len(keys)
-
-
-def warm_games() -> float:
-    """Play each game's first legal-action list once, before the server takes sockets:
-    a game whose rules run in a compiled kernel (kugler) compiles it on a fresh checkout
-    (10-40 s) or loads it from numba's cache (about a second) here, not inside the
-    first player's action, where it would stall the event loop and every other game.
-    Returns the seconds it took."""
-    start = time.perf_counter()
-    keys = list(games.keys())
-    for key in keys:
-        games.load(key).new(deal=0).legal_actions()
-    took = time.perf_counter() - start
-    if took > 1.0:
-        log.info("rules kernels ready in %.1f s (compiled once per checkout)", took)
-    return took
-
-
 class Compute:
     """The executors; created lazily, shut down with the app."""
 
@@ -227,13 +194,6 @@ class Compute:
 
     async def bot(self, fn: Callable[..., T], *args: Any) -> T:
         return await self.queued("bots", "server", fn, *args)
-
-    async def warm(self) -> None:
-        """Start the worker processes and load the game code in them (in the background
-        at server start; failures only cost the first caller the start-up time)."""
-        for kind, name in ((self.bot_pool, "bots"), (self.solver_pool, "solver")):
-            if kind == "process":
-                await self.run(kind, warm_up, name == "solver", name=name)
 
     def close(self) -> None:
         """Stop the workers (blocking: queued work is dropped, running work — bounded by

@@ -168,6 +168,9 @@ class _Live(Collector):
         yield queue
         yield GaugeMetricFamily("spillebord_draining", "1 while the worker drains",
                                 value=1 if hub.ops.draining else 0)
+        yield GaugeMetricFamily("spillebord_warming", "1 while the worker starts up "
+                                "(kernels, games, worker processes: server/warmup.py)",
+                                value=0 if hub.warmup.ready else 1)
         yield from _write_health(hub)
         parts = hub.scale.parts
         if parts is not None:
