@@ -17,6 +17,7 @@ from sqlalchemy.exc import DBAPIError
 
 from spillebord import games
 from spillebord.server import api, apidocs, daily, metrics, ops, pages, ratings_api
+from spillebord.server.botaccounts import routes as bot_account_routes
 from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.guards import Guards
 from spillebord.server.hub import Hub
@@ -114,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(people_routes.router)
     app.include_router(table_routes.router)
     app.include_router(ratings_api.router)
+    app.include_router(bot_account_routes.router)
     app.include_router(daily.router)
     app.include_router(pages.router)
     app.add_exception_handler(404, pages.not_found)

@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from spillebord.server.storage.models import (
     accounts,
+    bot_accounts,
     matches,
     players,
     rated_matches,
@@ -63,12 +64,16 @@ class RatingsRepo:
                              .where(matches.c.id == match_id)).one()
             sat = conn.execute(
                 select(seats.c.seat, seats.c.kind, seats.c.player_id, players.c.name,
-                       accounts.c.player_id.label("acc"))
+                       accounts.c.player_id.label("acc"),
+                       bot_accounts.c.player_id.label("declared_bot"))
                 .outerjoin(players, players.c.id == seats.c.player_id)
                 .outerjoin(accounts, accounts.c.player_id == seats.c.player_id)
+                .outerjoin(bot_accounts, bot_accounts.c.player_id == seats.c.player_id)
                 .where(seats.c.match_id == match_id).order_by(seats.c.seat)).all()
             outcome = m.outcome or {}
-            named = [s for s in sat if s.kind == "human" and s.acc is not None and s.name]
+            # a declared bot account is rated on the bot ladder (botaccounts/), not here
+            named = [s for s in sat if s.kind == "human" and s.acc is not None and s.name
+                     and s.declared_bot is None]
             who = {s.seat: s.player_id for s in named}
             if (m.status != "finished" or len(named) != m.seats
                     or len(set(who.values())) != m.seats or not outcome.get("ranking")):

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from spillebord.server.errors import Refusal
 from spillebord.server.rating_math import seat_class, shown
 from spillebord.server.storage.models import (
+    bot_accounts,
     invites,
     matches,
     open_tables,
@@ -129,8 +130,10 @@ class TablesRepo:
                 for s in conn.execute(
                         select(seats.c.match_id, seats.c.seat, seats.c.kind, seats.c.bot,
                                seats.c.level, seats.c.token_hash, seats.c.player_id,
-                               players.c.name)
+                               players.c.name, bot_accounts.c.player_id.label("declared"))
                         .outerjoin(players, players.c.id == seats.c.player_id)
+                        .outerjoin(bot_accounts,
+                                   bot_accounts.c.player_id == seats.c.player_id)
                         .where(seats.c.match_id.in_(part)).order_by(seats.c.seat)):
                     seat_rows[s.match_id].append(s)
             pids = list({s.player_id for rows in seat_rows.values() for s in rows
@@ -144,7 +147,7 @@ class TablesRepo:
             listed = [{"seat": s.seat, "kind": s.kind, "bot": s.bot,
                        "level": s.level.get("level") if isinstance(s.level, dict) else None,
                        "taken": s.kind == "bot" or s.token_hash is not None,
-                       "name": s.name,
+                       "name": s.name, "bot_account": s.declared is not None,
                        "rating": rated.get((s.player_id, h.game,
                                             seat_class(h.game, len(seat_rows[h.match_id]))))}
                       for s in seat_rows[h.match_id]]
@@ -222,11 +225,13 @@ def seat_people(engine: Engine, match_id: str) -> list[dict[str, Any]]:
             return []
         klass = seat_class(head.game, head.seats)
         rows = conn.execute(
-            select(seats.c.seat, players.c.name, ratings.c.mu, ratings.c.sigma)
+            select(seats.c.seat, players.c.name, ratings.c.mu, ratings.c.sigma,
+                   bot_accounts.c.player_id.label("declared"))
             .outerjoin(players, players.c.id == seats.c.player_id)
+            .outerjoin(bot_accounts, bot_accounts.c.player_id == seats.c.player_id)
             .outerjoin(ratings, and_(ratings.c.player_id == seats.c.player_id,
                                      ratings.c.game == head.game,
                                      ratings.c.seat_class == klass))
             .where(seats.c.match_id == match_id).order_by(seats.c.seat)).all()
-    return [{"seat": r.seat, "name": r.name,
+    return [{"seat": r.seat, "name": r.name, "bot_account": r.declared is not None,
              "rating": None if r.mu is None else shown(r.mu, r.sigma)} for r in rows]
