@@ -126,6 +126,32 @@ def vector_playouts(module: str, seats: int) -> Playout:
     return run
 
 
+def batch_env_steps(seats: int, num_envs: int = 256) -> Playout:
+    """JomfruBatch as an env: every step reads all observations (compiled encoder) and
+    masks, draws a random legal action per game (numpy, batched) and steps; a decision
+    is one game's step."""
+    import numpy as np
+
+    from spillebord.research.jomfru_batch import JomfruBatch
+
+    batch = JomfruBatch(num_envs, seats)
+    masks, _ = batch.reset(seed=seats)
+    draws = np.random.default_rng(seats)
+
+    def run(seconds: float) -> tuple[int, int]:
+        nonlocal masks
+        steps = games = 0
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            batch.observe()
+            actions = (masks * draws.random(masks.shape)).argmax(axis=1)
+            masks, _, _, dones = batch.step(actions)
+            steps += num_envs
+            games += int(dones.sum())
+        return games, steps
+    return run
+
+
 def engine_playouts(key: str, seats: int) -> Playout:
     from spillebord import games as registry
 
@@ -186,6 +212,8 @@ def playouts_main(seconds: float, rounds: int) -> None:
         cases[f"vector engine Gammel Jomfru, {n} seats (Numba)"] = vector_playouts(
             "jomfru_batch", n)
     cases["single-state engine Gammel Jomfru, 4 seats"] = engine_playouts("gammel_jomfru", 4)
+    cases["vector env Gammel Jomfru, 4 seats, 256 games (observations + masks)"] = \
+        batch_env_steps(4)
     for n in (4, 8):
         cases[f"vector engine Kugler og Jokere, {n} seats (Numba)"] = vector_playouts(
             "kugler_batch", n)

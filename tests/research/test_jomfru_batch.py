@@ -14,6 +14,7 @@ from spillebord import games
 from spillebord.games.gammel_jomfru.rules import DECK
 from spillebord.games.gammel_jomfru.state import JomfruState
 from spillebord.research import jomfru_kernel as K
+from spillebord.research.jomfru import JomfruCodec
 from spillebord.research.jomfru_batch import (
     ACTION_ID,
     TEXTS,
@@ -23,6 +24,7 @@ from spillebord.research.jomfru_batch import (
 )
 
 GAME = games.load("gammel_jomfru")
+CODEC = {n: JomfruCodec(n) for n in range(2, 9)}
 
 
 def engine_state(batch: JomfruBatch, i: int, nearest: bool) -> JomfruState:
@@ -104,6 +106,17 @@ def test_batched_steps_with_auto_reset_replay_equal(seats: int, auto_forced: boo
                 assert not dones[i] and not rewards[i].any()
                 assert batch.position(i) == engine_position(after)
                 states[i] = after
+        # the compiled observations are the table env's codec's, for every seat
+        obs = batch.observe()
+        for i, state in enumerate(states):
+            assert np.array_equal(obs[i], CODEC[seats].observe(state.view(state.turn)))
+            other = (state.turn + 1) % seats
+            assert np.array_equal(batch.observe_seat(i, other),
+                                  CODEC[seats].observe(state.view(other)))
+            legal = state.legal_actions()
+            want = np.zeros(6 + seats, np.int8)
+            want[list(CODEC[seats].actions(state.view(state.turn), legal))] = 1
+            assert np.array_equal(batch.codec_mask(i), want)
 
 
 def _restart(batch: JomfruBatch, i: int) -> JomfruState:

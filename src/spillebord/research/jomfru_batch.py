@@ -14,8 +14,10 @@ Numba's generator (a uniform shuffle dealt as the engine deals), not from deal n
 ``load(i, state)`` puts an engine position into game ``i`` (e.g. a numbered deal).
 Rewards as the envs': +1 for every seat but the loser, −1 for the loser.
 
-The batch holds no observation encoding: a seat's table-env observation comes from
-``JomfruCodec`` on ``to_state`` (slow path) — the compiled encoder is not written yet.
+``observe()`` gives every game's observation for its seat to move (``(num_envs,
+size)`` float32, compiled), ``observe_seat(i, seat)`` one seat's: exactly the table env's
+``JomfruCodec(seats)`` observation; ``masks`` are in this engine's absolute action ids
+(``codec_mask`` turns one into the env's seat-relative mask).
 """
 
 from __future__ import annotations
@@ -69,6 +71,33 @@ class JomfruBatch:
         self.losers = np.full(B, -1, np.int8)
         self.dones = np.zeros(B, np.bool_)
         self._deck = np.zeros(52, np.int8)
+
+    @property
+    def observation_size(self) -> int:
+        return int(self.seats * (6 + 2 * 52) + self.seats + 52 + 4 * 52 + 1)
+
+    def observe(self) -> np.ndarray:
+        """Every game's observation for its seat to move, ``(num_envs, size)``."""
+        obs = np.empty((self.num_envs, self.observation_size), np.float32)
+        K.observe_movers(self.seats, self.info, self.dlen, self.up, self.ulen, self.ctop,
+                         self.cn, self.outs, self.flags, obs)
+        return obs
+
+    def observe_seat(self, i: int, seat: int) -> np.ndarray:
+        """Seat ``seat``'s observation of game ``i``."""
+        out = np.empty(self.observation_size, np.float32)
+        K.observe(self.seats, i, seat, self.info, self.dlen, self.up, self.ulen, self.ctop,
+                  self.cn, self.outs, self.flags, out)
+        return out
+
+    def codec_mask(self, i: int) -> np.ndarray:
+        """Game ``i``'s mask in the table env's action space (``JomfruCodec``: ``pP`` is
+        seat-relative there)."""
+        n, me = self.seats, int(self.info[i, K.TURN])
+        mask = np.zeros(6 + n, np.int8)
+        for a in np.flatnonzero(self.masks[i]):
+            mask[a if a < K.A_P0 else 6 + (a - K.A_P0 - me) % n] = 1
+        return mask
 
     @property
     def movers(self) -> np.ndarray:

@@ -293,3 +293,55 @@ def draw(k: int) -> int:
     """``np.random.randint(k)`` from Numba's generator (the one ``random_playouts``
     draws from), for replaying a playout outside compiled code."""
     return np.random.randint(k)
+
+
+@njit(cache=True)
+def observe(n: int, b: int, me: int, info: np.ndarray, dlen: np.ndarray, up: np.ndarray,
+            ulen: np.ndarray, ctop: np.ndarray, cn: np.ndarray, outs: np.ndarray,
+            flags: np.ndarray, out: np.ndarray) -> None:
+    """Seat ``me``'s observation of game ``b`` into ``out`` (zeroed here): exactly
+    ``JomfruCodec(n).observe(view)`` (research/jomfru.py documents the layout), from the
+    public parts only — pile sizes, face-up piles, centre tops, the turned card, who is
+    out and when, recycling and the counters; never a face-down card."""
+    out[:] = 0.0
+    block = 6 + 2 * 52
+    for r in range(n):
+        s = (me + r) % n
+        at = r * block
+        held = dlen[b, s] + ulen[b, s]
+        if info[b, TURNED] >= 0 and s == info[b, TURN]:
+            held += 1
+        out[at] = dlen[b, s] / 52.0
+        out[at + 1] = ulen[b, s] / 52.0
+        out[at + 2] = held / 52.0
+        if flags[b, s] & OUT:
+            for i in range(info[b, OUTN]):
+                if outs[b, i] == s:
+                    out[at + 3] = 1.0
+                    out[at + 4] = (i + 1) / n
+        if flags[b, s] & RECYCLED:
+            out[at + 5] = 1.0
+        m = ulen[b, s]
+        if m > 0:
+            out[at + 6 + up[b, s, m - 1]] = 1.0
+            for i in range(m):
+                out[at + 6 + 52 + up[b, s, i]] = 1.0
+    at = n * block
+    if not info[b, DONE]:
+        out[at + (info[b, TURN] - me) % n] = 1.0
+    at += n
+    if info[b, TURNED] >= 0:
+        out[at + info[b, TURNED]] = 1.0
+    at += 52
+    for k in range(cn[b]):
+        out[at + k * 52 + ctop[b, k]] = 1.0
+    out[at + 4 * 52] = info[b, TURNS] / info[b, LIMIT]
+
+
+@njit(cache=True)
+def observe_movers(n: int, info: np.ndarray, dlen: np.ndarray, up: np.ndarray,
+                   ulen: np.ndarray, ctop: np.ndarray, cn: np.ndarray, outs: np.ndarray,
+                   flags: np.ndarray, obs: np.ndarray) -> None:
+    """Every game's observation for its seat to move, into ``obs`` (B, size)."""
+    for b in range(obs.shape[0]):
+        observe(n, b, info[b, TURN], info, dlen, up, ulen, ctop, cn, outs, flags, obs[b])
