@@ -6,6 +6,7 @@ with the same random policy.  Prints a table.
     python bench/research_envs.py            # 20,000 steps each (about a minute)
     python bench/research_envs.py --steps 100000 --rounds 10
     python bench/research_envs.py --steps 100000 --only jomfru   # Gammel Jomfru + UNO
+    python bench/research_envs.py --playouts --seconds 2 --rounds 5   # the vector engines
     pip install rlcard                       # for the UNO comparison (not a dependency)
 
 The cases run interleaved: ``--rounds`` rounds, each giving every case ``steps/rounds``
@@ -104,6 +105,166 @@ def uno_runner() -> Runner:
 UNO = "RLCard UNO (rlcard package)"
 
 
+# -- random playouts: the vector engines, the single-state engines, OpenSpiel C++ ----------
+Playout = Callable[[float], tuple[int, int]]  # CPU seconds wanted -> games, decisions
+
+
+def vector_playouts(module: str, seats: int) -> Playout:
+    import importlib
+
+    batch = importlib.import_module(f"spillebord.research.{module}")
+    seed = iter(range(10**9))
+
+    def run(seconds: float) -> tuple[int, int]:
+        games = decisions = 0
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            _, lengths, total = batch.random_playouts(seats, 200, seed=next(seed))
+            games += len(lengths)
+            decisions += total
+        return games, decisions
+    return run
+
+
+def batch_env_steps(seats: int, num_envs: int = 256) -> Playout:
+    """JomfruBatch as an env: every step reads all observations (compiled encoder) and
+    masks, draws a random legal action per game (numpy, batched) and steps; a decision
+    is one game's step."""
+    import numpy as np
+
+    from spillebord.research.jomfru_batch import JomfruBatch
+
+    batch = JomfruBatch(num_envs, seats)
+    masks, _ = batch.reset(seed=seats)
+    draws = np.random.default_rng(seats)
+
+    def run(seconds: float) -> tuple[int, int]:
+        nonlocal masks
+        steps = games = 0
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            batch.observe()
+            actions = (masks * draws.random(masks.shape)).argmax(axis=1)
+            masks, _, _, dones = batch.step(actions)
+            steps += num_envs
+            games += int(dones.sum())
+        return games, steps
+    return run
+
+
+def engine_playouts(key: str, seats: int) -> Playout:
+    from spillebord import games as registry
+
+    game = registry.load(key)
+    rng = random.Random(seats)
+
+    def run(seconds: float) -> tuple[int, int]:
+        games = decisions = 0
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            state = game.new(deal=rng.randrange(10**9), seats=seats)
+            while state.to_move is not None:
+                state = state.apply_legal(rng.choice(state.legal_actions()))
+                decisions += 1
+            games += 1
+        return games, decisions
+    return run
+
+
+def openspiel_playouts(name: str) -> tuple[Playout, float, float]:
+    """OpenSpiel's C++ game played by its C++ uniform random bots (``evaluate_bots``:
+    the whole game in C++); decisions per game measured apart (chance nodes excluded)."""
+    import numpy as np
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    bots = [pyspiel.make_uniform_random_bot(p, p + 1) for p in range(game.num_players())]
+    seed = iter(range(10**9))
+    draws = np.random.RandomState(0)
+    decisions = chances = 0
+    sample = 300
+    for _ in range(sample):
+        st = game.new_initial_state()
+        while not st.is_terminal():
+            if st.is_chance_node():
+                outcomes, probs = zip(*st.chance_outcomes(), strict=True)
+                st.apply_action(int(draws.choice(outcomes, p=probs)))
+                chances += 1
+            else:
+                st.apply_action(int(draws.choice(st.legal_actions())))
+                decisions += 1
+    per_game, chance_per_game = decisions / sample, chances / sample
+
+    def run(seconds: float) -> tuple[int, int]:
+        games = 0
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            pyspiel.evaluate_bots(game.new_initial_state(), bots, next(seed))
+            games += 1
+        return games, round(games * per_game)
+    return run, per_game, chance_per_game
+
+
+def playouts_main(seconds: float, rounds: int) -> None:
+    console = Console(width=140)
+    cases: dict[str, Playout] = {}
+    for n in (2, 4, 8):
+        cases[f"vector engine Gammel Jomfru, {n} seats (Numba)"] = vector_playouts(
+            "jomfru_batch", n)
+    cases["single-state engine Gammel Jomfru, 4 seats"] = engine_playouts("gammel_jomfru", 4)
+    cases["vector env Gammel Jomfru, 4 seats, 256 games (observations + masks)"] = \
+        batch_env_steps(4)
+    for n in (4, 8):
+        cases[f"vector engine Kugler og Jokere, {n} seats (Numba)"] = vector_playouts(
+            "kugler_batch", n)
+    cases["single-state engine Kugler og Jokere, 4 seats"] = engine_playouts("kugler", 4)
+    lengths: dict[str, tuple[float, float]] = {}
+    try:
+        for name in ("crazy_eights", "dou_dizhu"):
+            run, per_game, chance = openspiel_playouts(name)
+            cases[f"OpenSpiel C++ {name}"] = run
+            lengths[name] = (per_game, chance)
+    except ImportError:
+        Console(stderr=True).print("pyspiel is not installed: no OpenSpiel comparison")
+    for run in cases.values():
+        run(0.2)  # warm-up: compiled kernels
+    games = dict.fromkeys(cases, 0)
+    decisions = dict.fromkeys(cases, 0)
+    cpu = dict.fromkeys(cases, 0.0)
+    for _ in range(rounds):
+        for name, run in cases.items():
+            start = time.process_time()
+            g, d = run(seconds)
+            cpu[name] += time.process_time() - start
+            games[name] += g
+            decisions[name] += d
+    table = Table(title=f"Random playouts per CPU second ({rounds} interleaved rounds of "
+                        f"{seconds:g} CPU s a case)")
+    for column in ("engine", "games", "CPU s", "games / CPU s", "decisions / game",
+                   "decisions / CPU s"):
+        table.add_column(column, justify="left" if column == "engine" else "right")
+    for name in cases:
+        table.add_row(name, f"{games[name]:,}", f"{cpu[name]:.2f}",
+                      f"{games[name] / cpu[name]:,.0f}",
+                      f"{decisions[name] / max(1, games[name]):,.1f}",
+                      f"{decisions[name] / cpu[name]:,.0f}")
+    console.print(table)
+    for name, (per_game, chance) in lengths.items():
+        console.print(f"OpenSpiel {name}: {per_game:.1f} decisions and {chance:.1f} chance "
+                      "nodes a game (decisions counted; chance nodes not)")
+    rate = {name: decisions[name] / cpu[name] for name in cases}
+    grate = {name: games[name] / cpu[name] for name in cases}
+    for key, label in (("Gammel Jomfru", "4 seats"), ("Kugler og Jokere", "4 seats")):
+        vec = f"vector engine {key}, {label} (Numba)"
+        one = f"single-state engine {key}, {label}"
+        console.print(f"{key} {label}: vector {rate[vec] / rate[one]:.1f}× the single-state "
+                      "engine (decisions / CPU s)")
+        for name in lengths:
+            peer = f"OpenSpiel C++ {name}"
+            console.print(f"  vs {peer}: {rate[vec] / rate[peer]:.2f}× decisions / CPU s, "
+                          f"{grate[vec] / grate[peer]:.2f}× games / CPU s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=20_000)
@@ -111,7 +272,15 @@ def main() -> None:
                         help="interleaved rounds (every case runs steps/rounds a round)")
     parser.add_argument("--only", default="",
                         help="comma-separated parts of case names to run (UNO always runs)")
+    parser.add_argument("--playouts", action="store_true",
+                        help="random playouts of the vector and single-state engines "
+                             "beside OpenSpiel C++ instead of the env steps")
+    parser.add_argument("--seconds", type=float, default=2.0,
+                        help="with --playouts: CPU seconds a case a round")
     args = parser.parse_args()
+    if args.playouts:
+        playouts_main(args.seconds, args.rounds)
+        return
     cases: list[tuple[str, Callable[[], Runner]]] = [
         *((f"PettingZoo Gammel Jomfru, {s} seats", partial(table_runner, jomfru_env, s))
           for s in (2, 4, 8)),

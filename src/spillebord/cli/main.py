@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from spillebord import games
+from spillebord.cli.agent import command as agent_command
 from spillebord.cli.analyse import app as analyse_app
 from spillebord.cli.common import FlagOpt, GameArg, clean_errors, parse_flags
 from spillebord.cli.ops import db_app, ops_app
@@ -172,6 +173,7 @@ def serve(host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.
 
 app.add_typer(analyse_app, name="analyse")
 app.command("warm")(warm_command)
+app.command("agent")(agent_command)
 app.add_typer(db_app, name="db")
 app.add_typer(ops_app, name="ops")
 

@@ -107,3 +107,40 @@ def nginx_conf(
         tls = Tls(tls_listen, server_name, certificate, key)
     typer.echo(render_nginx_conf(worker, listen, runtime, error_log=error_log, tls=tls,
                                  tls_in_front=tls_in_front), nl=False)
+
+
+@ops_app.command("bot-account")
+@clean_errors
+def bot_account(
+        name: Annotated[str, typer.Argument(help="the account's display name")],
+        about: Annotated[str | None, typer.Option(
+            help="who runs the bot and what it is (shown on the bot ladder)")] = None,
+        undeclare: Annotated[bool, typer.Option(
+            "--undeclare", help="take the bot mark off again")] = False,
+        db: DbOpt = None) -> None:
+    """Declare an existing account a bot (docs/research.md, "A bot at a live table"):
+    the lobby and the table show it as a computer, and its games go on the bot ladder
+    instead of the players' ratings."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import create_engine
+
+    from spillebord.server.botaccounts.repo import BotAccountsRepo
+    from spillebord.server.people.names import name_key
+
+    engine = create_engine(_db(db))
+    try:
+        repo = BotAccountsRepo(engine)
+        player = repo.player_by_name(name_key(name))
+        if player is None:
+            raise ValueError(f"no player is named {name!r}")
+        if undeclare:
+            gone = repo.undeclare(player)
+            typer.echo(f"{name}: {'no longer a declared bot' if gone else 'was not a bot'}")
+            return
+        repo.declare(player, about, datetime.now(UTC))
+    except LookupError as exc:
+        raise ValueError(f"{name!r} is a guest name, not an account: sign up first") from exc
+    finally:
+        engine.dispose()
+    typer.echo(f"{name} ({player}) is a declared bot")

@@ -18,12 +18,13 @@ and mask of a legal list may be cached per seat.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from spillebord.core.protocol import JSON, Action, Game, Outcome, State
+from spillebord.core.registry import load, manifest, target
 
 MAX_DEAL = 2**31 - 1
 
@@ -117,3 +118,13 @@ def start_state(game: Game, options: dict[str, Any] | None, rng: np.random.Gener
     if seats is None:
         return game.new(deal=deal, **flags)
     return game.new(deal=deal, seats=seats, **flags)
+
+
+def codec_for(key: str, seats: int) -> Codec:
+    """The game's research codec (its manifest's ``codec``: called with the seat count
+    for a table game, with nothing for a solitaire)."""
+    path = manifest(key).codec
+    if path is None:
+        raise ValueError(f"{key} has no research codec")
+    factory: Callable[..., Codec] = target(path)  # type: ignore[assignment]
+    return factory() if load(key).is_solitaire else factory(seats)

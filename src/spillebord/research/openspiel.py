@@ -34,22 +34,12 @@ import pyspiel
 import spillebord.games  # noqa: F401  (registers the games)
 from spillebord.core.protocol import Action, Information, State
 from spillebord.core.protocol import Game as SpillebordGame
-from spillebord.core.registry import load, manifest, manifests, target
-from spillebord.research.codec import Codec, reward
+from spillebord.core.registry import load, manifests
+from spillebord.research.codec import Codec, codec_for, reward
 
 DEALS = 1_000
 SOLITAIRE_CAP = 2_000
 PREFIX = "python_spillebord_"
-
-def codec_for(key: str, seats: int) -> Codec:
-    """The game's research codec (its manifest's ``codec``: called with the seat count
-    for a table game, with nothing for a solitaire)."""
-    path = manifest(key).codec
-    if path is None:
-        raise ValueError(f"{key} has no research codec")
-    factory: Callable[..., Codec] = target(path)  # type: ignore[assignment]
-    return factory() if load(key).is_solitaire else factory(seats)
-
 
 def codec_keys() -> list[str]:
     """The registered games with a research codec, in the registry's order."""

@@ -17,6 +17,7 @@ from sqlalchemy.exc import DBAPIError
 
 from spillebord import games
 from spillebord.server.analysis import routes as analysis_routes
+from spillebord.server.botaccounts import routes as bot_account_routes
 from spillebord.server.daily import service as daily
 from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.http import api, apidocs, ops, pages
@@ -125,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(people_routes.router)
     app.include_router(table_routes.router)
     app.include_router(ratings_api.router)
+    app.include_router(bot_account_routes.router)
     app.include_router(daily.router)
     app.include_router(learn_routes.router)  # issue #33: /learn/{game}, /api/learn
     app.include_router(analysis_routes.router)  # issue #33: /api/matches/{id}/analysis

@@ -13,6 +13,8 @@ from datetime import timedelta
 from typing import Any
 
 from spillebord import games
+from spillebord.server.botaccounts.ladder import BotLadder
+from spillebord.server.botaccounts.repo import BotAccountsRepo
 from spillebord.server.chat.service import Chat
 from spillebord.server.chat.storage import ChatRepo
 from spillebord.server.errors import Refusal
@@ -58,6 +60,7 @@ class Hub:
         self.chat = Chat(ChatRepo(self.engine), settings.chat_burst, settings.chat_every,
                          lambda: self.writer)
         self.ratings = Ratings(RatingsRepo(self.engine))
+        self.bot_ladder = BotLadder(BotAccountsRepo(self.engine))  # botaccounts/
         from spillebord.server.daily.service import Daily  # daily.py's routes import the hub
 
         self.daily = Daily(self)
@@ -130,6 +133,7 @@ class Hub:
         await self.tables.start()
         self.chat.start(poll=self.scale.shared)  # one worker: its lines go out directly
         self.ratings.start()
+        self.bot_ladder.start()
         self.parking.start()
         # Import every game's bots and solver now, then move everything that exists at
         # start-up (modules, tables, reloaded games) out of the garbage collector's
@@ -154,6 +158,7 @@ class Hub:
         await self.tables.stop()
         await self.chat.stop()
         await self.ratings.stop()
+        await self.bot_ladder.stop()
         await self.parking.stop()
         await self.scale.stop()
         if self._writer is not None:

@@ -16,6 +16,7 @@ from spillebord.core.rating import teams_of
 from spillebord.server.infra.storage.models import (
     accounts,
     actions,
+    bot_accounts,
     matches,
     players,
     rated_matches,
@@ -66,16 +67,19 @@ class RatingsRepo:
                              .where(matches.c.id == match_id)).one()
             sat = conn.execute(
                 select(seats.c.seat, seats.c.kind, seats.c.player_id, players.c.name,
-                       accounts.c.player_id.label("acc"), accounts.c.created.label("since"))
+                       accounts.c.player_id.label("acc"), accounts.c.created.label("since"),
+                       bot_accounts.c.player_id.label("declared_bot"))
                 .outerjoin(players, players.c.id == seats.c.player_id)
                 .outerjoin(accounts, accounts.c.player_id == seats.c.player_id)
+                .outerjoin(bot_accounts, bot_accounts.c.player_id == seats.c.player_id)
                 .where(seats.c.match_id == match_id).order_by(seats.c.seat)).all()
             first = conn.execute(select(func.min(actions.c.time))
                                  .where(actions.c.match_id == match_id)).scalar()
             began = _aware(first or m.created)
             outcome = m.outcome or {}
+            # a declared bot account is rated on the bot ladder (botaccounts/), not here
             why = unrated_because(
-                [s.kind for s in sat],
+                ["bot" if s.declared_bot is not None else s.kind for s in sat],
                 [s.acc is not None and bool(s.name) and _aware(s.since) <= began for s in sat],
                 [s.player_id for s in sat])
             if m.status != "finished" or len(sat) != m.seats or why is not None \

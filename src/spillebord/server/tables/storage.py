@@ -19,6 +19,7 @@ from spillebord.core.rating import seat_class, shown
 from spillebord.server.errors import Refusal
 from spillebord.server.infra.storage.models import (
     accounts,
+    bot_accounts,
     invites,
     matches,
     open_tables,
@@ -132,9 +133,12 @@ class TablesRepo:
                 for s in conn.execute(
                         select(seats.c.match_id, seats.c.seat, seats.c.kind, seats.c.bot,
                                seats.c.level, seats.c.token_hash, seats.c.player_id,
-                               players.c.name, accounts.c.player_id.label("acc"))
+                               players.c.name, accounts.c.player_id.label("acc"),
+                               bot_accounts.c.player_id.label("declared"))
                         .outerjoin(players, players.c.id == seats.c.player_id)
                         .outerjoin(accounts, accounts.c.player_id == seats.c.player_id)
+                        .outerjoin(bot_accounts,
+                                   bot_accounts.c.player_id == seats.c.player_id)
                         .where(seats.c.match_id.in_(part)).order_by(seats.c.seat)):
                     seat_rows[s.match_id].append(s)
             pids = list({s.player_id for rows in seat_rows.values() for s in rows
@@ -148,7 +152,7 @@ class TablesRepo:
             listed = [{"seat": s.seat, "kind": s.kind, "bot": s.bot,
                        "level": s.level.get("level") if isinstance(s.level, dict) else None,
                        "taken": s.kind == "bot" or s.token_hash is not None,
-                       "name": s.name,
+                       "name": s.name, "bot_account": s.declared is not None,
                        "rating": rated.get((s.player_id, h.game,
                                             seat_class(h.game, len(seat_rows[h.match_id]))))}
                       for s in seat_rows[h.match_id]]
@@ -157,7 +161,7 @@ class TablesRepo:
                 continue
             rows = seat_rows[h.match_id]
             why = unrated_because(  # before it starts: a free seat may yet be signed in
-                [s.kind for s in rows],
+                ["bot" if r.declared is not None else r.kind for r in rows],  # bot account
                 [not s["taken"] or (r.acc is not None and bool(r.name))
                  for s, r in zip(listed, rows, strict=True)],
                 [r.player_id if s["taken"] else f"free {r.seat}"
@@ -234,11 +238,13 @@ def seat_people(engine: Engine, match_id: str) -> list[dict[str, Any]]:
             return []
         klass = seat_class(head.game, head.seats)
         rows = conn.execute(
-            select(seats.c.seat, players.c.name, ratings.c.mu, ratings.c.sigma)
+            select(seats.c.seat, players.c.name, ratings.c.mu, ratings.c.sigma,
+                   bot_accounts.c.player_id.label("declared"))
             .outerjoin(players, players.c.id == seats.c.player_id)
+            .outerjoin(bot_accounts, bot_accounts.c.player_id == seats.c.player_id)
             .outerjoin(ratings, and_(ratings.c.player_id == seats.c.player_id,
                                      ratings.c.game == head.game,
                                      ratings.c.seat_class == klass))
             .where(seats.c.match_id == match_id).order_by(seats.c.seat)).all()
-    return [{"seat": r.seat, "name": r.name,
+    return [{"seat": r.seat, "name": r.name, "bot_account": r.declared is not None,
              "rating": None if r.mu is None else shown(r.mu, r.sigma)} for r in rows]

@@ -258,3 +258,35 @@ analyses = Table(
     Column("body", JSON, nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
 )
+
+
+# Declared bot accounts and their ladder (server/botaccounts/, issue 32): separate from
+# the players' ratings above.
+bot_accounts = Table(
+    "bot_accounts",
+    metadata,
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("about", String(200), nullable=True),  # who runs it, what it is
+    Column("declared", DateTime(timezone=True), nullable=False),
+)
+
+bot_ladder = Table(
+    "bot_ladder",
+    metadata,
+    # a declared account's player id, or "level:N" / "bot:NAME" for the site's own bots
+    Column("entry", String(80), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("seat_class", String(8), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", DateTime(timezone=True), nullable=False),
+)
+
+bot_ladder_matches = Table(
+    "bot_ladder_matches",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("rated", Boolean, nullable=False),
+    Column("time", DateTime(timezone=True), nullable=False),
+)

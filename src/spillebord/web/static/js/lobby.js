@@ -62,7 +62,9 @@ function card(table) {
     if (s.kind === "bot") who = el("span", { text: t("lobby.bot", { bot: botName(s.bot, s.level) }) });
     else if (s.taken) {
       const name = s.name || t("lobby.guest");
-      who = el("span", { class: "player-name", text: s.rating === null || s.rating === undefined ? name : t("lobby.rated", { name, rating: s.rating }) });
+      const text = s.bot_account ? t("lobby.bot_account", { name })
+        : s.rating === null || s.rating === undefined ? name : t("lobby.rated", { name, rating: s.rating });
+      who = el("span", { class: "player-name", text });
     }
     else {
       who = el("button", { type: "button", class: "primary take", "data-seat": String(s.seat),

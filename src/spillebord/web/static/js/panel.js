@@ -7,7 +7,7 @@ import { el } from "./ui.js";
 
 /** @typedef {import("./protocol").MatchInfo} MatchInfo */
 /** @typedef {(seat: number) => string} SeatNamer */
-/** @typedef {{ seats: { seat: number, kind: string, bot?: string | null, level?: unknown, name?: string | null, rating?: number | null }[] }} SeatsOf */
+/** @typedef {{ seats: { seat: number, kind: string, bot?: string | null, level?: unknown, name?: string | null, rating?: number | null, bot_account?: boolean }[] }} SeatsOf */
 
 // A bot's display name: its level ("Mellem") when it plays one of the game's levels,
 // else the bot's own name ("Tilfældige træk") — never the bot's key.
@@ -27,6 +27,8 @@ export function seatNamer(match, mySeat) {
     const s = match && match.seats && match.seats[i];
     if (i === mySeat) return t("seat.you");
     if (s && s.kind === "bot") return t("seat.bot", { n: i + 1, bot: botName(s.bot, s.level) });
+    // A declared bot account: its name, marked as a computer (never rated).
+    if (s && s.name && s.bot_account) return t("seat.bot_account", { name: s.name });
     // A named player (GET /api/matches/{id}/players), with the rating when rated.
     if (s && s.name) return s.rating === null || s.rating === undefined ? s.name : t("seat.named_rated", { name: s.name, rating: s.rating });
     return t("seat.player", { n: i + 1 });

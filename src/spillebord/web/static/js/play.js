@@ -275,7 +275,7 @@ async function main() {
     if (match.seats.length < 2) return;
     const got = await getSeatPeople(matchId).catch(() => null);
     if (!got) return;
-    people = got.seats.map((p) => ({ name: p.name, rating: p.rating }));
+    people = got.seats.map((p) => ({ name: p.name, rating: p.rating, bot_account: p.bot_account }));
     match = withPeople(match);
     seatName = seatNamer(match, mySeat);
     redrawSeats();

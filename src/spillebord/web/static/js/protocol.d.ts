@@ -134,6 +134,8 @@ export interface LobbySeat {
   name: string | null;
   /** the seated player's rating for this game and seat count, if rated */
   rating: number | null;
+  /** the seat's account is a declared bot (a program plays it) */
+  bot_account: boolean;
 }
 
 /** What anyone may know of a day's deal (server/daily.py ``public``): the commitment;
@@ -209,7 +211,7 @@ export interface DailyCommitments {
 
 /** @wire GET /api/matches/{id}/players */
 export interface SeatPeople {
-  seats: { seat: number, name: string | null, rating: number | null }[];
+  seats: { seat: number, name: string | null, rating: number | null, bot_account: boolean }[];
 }
 
 /** @wire GET /api/leaderboard/{game} */
@@ -236,6 +238,55 @@ export interface LeaderboardRow {
   /** distinct other accounts met in rated games */
   others: number;
   provisional: boolean;
+}
+
+/** @wire POST /api/bot-account */
+export interface BotSignUp {
+  name: string;
+  password: string;
+  about: string | null;
+}
+
+/** @wire POST /api/bot-account */
+export interface BotSignedUp {
+  player_id: string;
+  name: string;
+  account: true;
+  bot: true;
+  about: string | null;
+}
+
+/** @wire GET /api/bot-accounts/{player_id} */
+export interface BotAccount {
+  player_id: string;
+  bot: boolean;
+  name: string | null;
+  about: string | null;
+}
+
+/** @wire GET /api/bot-ladder/{game}?seats=N */
+export interface BotLadder {
+  game: string;
+  class: string;
+  entries: BotLadderEntry[];
+}
+
+/** @wire GET /api/bot-ladder/{game}?seats=N */
+export interface BotLadderEntry {
+  rank: number;
+  /** "account": a declared bot account; "level" / "bot": one of the site's own bots */
+  kind: "account" | "level" | "bot";
+  player_id: string | null;
+  name: string | null;
+  about: string | null;
+  level: number | null;
+  bot: string | null;
+  rating: number;
+  mu: number;
+  sigma: number;
+  /** μ ± 1.96 σ */
+  ci95: [number, number];
+  games: number;
 }
 
 /** @wire GET /api/players/{player_id}/ratings */

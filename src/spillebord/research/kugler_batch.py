@@ -1,0 +1,180 @@
+"""Kugler og Jokere's vector engine (docs/research.md, "Vector engine"): batched random
+playouts and a batch of games stepped together in compiled code
+(research/kugler_kernel.py), equal to the single-state engine
+(tests/research/test_kugler_batch.py).
+
+``random_playouts(seats, games, seed)`` plays whole random games (every legal action of
+the engine's list equally likely) from fresh deals: each game's winning team (−1: none)
+and its turns.  ``KuglerBatch(num_envs, seats, **flags)`` holds ``num_envs`` games;
+``counts[b]`` and ``keys[b, :counts[b]]`` are game ``b``'s legal actions in the engine's
+order (``legal_texts`` gives their texts), ``step(choices)`` plays action number
+``choices[b]`` of each game's list (−1: none) and deals a finished game afresh, reporting
+its winning team.  Deals and reshuffles come from Numba's generator (uniform, dealt as
+the engine deals), not from deal numbers; ``load(b, state)`` puts an engine position in.
+
+No observation encoding yet: the table env's observation of a game comes from
+``KuglerCodec`` on the engine state (``to_state`` is not written; ``load`` goes the other
+way).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from spillebord.core.cards import kugler_deck
+from spillebord.games.kugler.board import geometry
+from spillebord.games.kugler.kernel import CODES, OUT_CAP, finished_mask
+from spillebord.games.kugler.moves import interned
+from spillebord.games.kugler.state import ROUND_LIMIT, KuglerState
+from spillebord.research import kugler_kernel as K
+
+INDEX: dict[str, int] = {c: i + 1 for i, c in enumerate(CODES)}
+DECK = np.array([INDEX[c] for c in kugler_deck()], np.int8)
+FLAG_BITS = {"optional_home_entry": K.F_OPTIONAL, "strict_discard": K.F_STRICT,
+             "finished_helps_partner": K.F_HELPS}
+
+
+def flag_bits(flags: dict[str, bool]) -> int:
+    from spillebord import games
+
+    checked = games.load("kugler").check_flags(flags)
+    return sum(bit for name, bit in FLAG_BITS.items() if checked.get(name))
+
+
+def _seats(seats: int) -> int:
+    if seats not in (4, 6, 8):
+        raise ValueError(f"Kugler og Jokere has 4, 6 or 8 seats, not {seats}")
+    return seats
+
+
+def random_playouts(seats: int, games: int, seed: int = 0, **flags: bool
+                    ) -> tuple[np.ndarray, np.ndarray, int]:
+    """Winning teams and turns of ``games`` random games, and the number of turns."""
+    n = _seats(seats)
+    wins = np.zeros(games, np.int8)
+    lengths = np.zeros(games, np.int32)
+    total = K.random_playouts(n, games, DECK, flag_bits(flags), ROUND_LIMIT * n, seed,
+                              wins, lengths)
+    return wins, lengths, int(total)
+
+
+class KuglerBatch:
+    """``num_envs`` games of Kugler og Jokere; see the module docstring."""
+
+    def __init__(self, num_envs: int, seats: int, **flags: bool) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs is at least 1, not {num_envs}")
+        n = self.seats = _seats(seats)
+        B = self.num_envs = num_envs
+        self.flags = flag_bits(flags)
+        self.limit = ROUND_LIMIT * n
+        self.geo = geometry(n)
+        self.board = np.full((B, self.geo.size), -1, np.int8)
+        self.hands = np.zeros((B, n, K.NCODES), np.int8)
+        self.draw = np.zeros((B, K.NCARDS), np.int8)
+        self.disc = np.zeros((B, K.NCARDS), np.int8)
+        self.info = np.zeros((B, K.NINFO), np.int64)
+        self.counts = np.zeros(B, np.int64)
+        self.keys = np.zeros((B, OUT_CAP), np.int64)
+        self.wins = np.full(B, -1, np.int8)
+        self.dones = np.zeros(B, np.bool_)
+        self._deck = DECK.copy()
+        self._out = np.empty(OUT_CAP, np.int64)
+
+    @property
+    def movers(self) -> np.ndarray:
+        return self.info[:, K.TURN].copy()
+
+    def reset(self, seed: int | None = None) -> np.ndarray:
+        """Deal every game afresh; the legal counts."""
+        if seed is not None:
+            K.seed(seed)
+        for b in range(self.num_envs):
+            K.reset(self.seats, b, self._deck, self.flags, self.limit, self.board,
+                    self.hands, self.draw, self.info)
+            self._refresh(b)
+        return self.counts
+
+    def _refresh(self, b: int) -> None:
+        k = K.legal(self.seats, b, self.board, self.hands, self.info, self._out)
+        self.counts[b] = k
+        self.keys[b, :k] = self._out[1:k + 1]
+
+    def step(self, choices: np.ndarray | list[int]
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Action number ``choices[b]`` of each game's legal list (−1: none): legal
+        counts, movers, rewards ``(num_envs, seats)`` of the games that ended (+1 the
+        winning team, −1 the others, 0 on a tie) and dones.  A choice out of range raises
+        ``ValueError`` before any game moves."""
+        c = np.asarray(choices, dtype=np.int64)
+        if c.shape != (self.num_envs,):
+            raise ValueError(f"{self.num_envs} choices needed, got shape {c.shape}")
+        bad = K.step_batch(self.seats, c, self.board, self.hands, self.draw, self.disc,
+                           self.info, self.counts, self.keys, self._deck, self.dones,
+                           self.wins)
+        if bad >= 0:
+            raise ValueError(f"game {bad} has {self.counts[bad]} legal actions, not "
+                             f"{int(c[bad]) + 1}")
+        rewards = np.zeros((self.num_envs, self.seats), np.float32)
+        half = self.seats // 2
+        for b in self.dones.nonzero()[0]:
+            w = int(self.wins[b])
+            if w >= 0:
+                rewards[b] = -1.0
+                rewards[b, [w, w + half]] = 1.0
+        return self.counts, self.movers, rewards, self.dones.copy()
+
+    # -- to and from the single-state engine ----------------------------------------
+    def load(self, b: int, state: KuglerState) -> None:
+        """Put an engine position into game ``b``."""
+        if state.seats != self.seats:
+            raise ValueError(f"a {state.seats}-seat position in a {self.seats}-seat batch")
+        self.board[b] = np.asarray(state.board, np.int8)
+        self.hands[b] = 0
+        for s, hand in enumerate(state.hands):
+            for code in hand:
+                self.hands[b, s, INDEX[code]] += 1
+        self.draw[b, :len(state.draw)] = [INDEX[c] for c in state.draw]
+        self.disc[b, :len(state.discard)] = [INDEX[c] for c in state.discard]
+        fin = finished_mask(self.board[b], self.seats)
+        self.info[b] = 0
+        self.info[b, [K.TURN, K.TURNS, K.FIN, K.FLAGS, K.DLEN, K.XLEN, K.LIMIT]] = [
+            state.turn, state.turns, fin, flag_bits(dict(state.flags)), len(state.draw),
+            len(state.discard), self.limit]
+        self.info[b, K.WIN] = -1
+        K._judge(self.seats, b, self.board, self.info)
+        self._refresh(b)
+
+    def legal_texts(self, b: int) -> list[str]:
+        it = interned(self.geo)
+        return [it[int(k)].text for k in self.keys[b, :self.counts[b]]]
+
+    def apply(self, b: int, index: int) -> None:
+        """Play legal action number ``index`` in game ``b`` alone (no auto-reset)."""
+        if not 0 <= index < self.counts[b]:
+            raise ValueError(f"game {b} has {self.counts[b]} legal actions")
+        K.step(self.seats, b, int(self.keys[b, index]), self.board, self.hands, self.draw,
+               self.disc, self.info)
+        self._refresh(b)
+
+    def position(self, b: int) -> dict[str, Any]:
+        """Game ``b`` in the engine's terms (the draw pile as a sorted list: its order
+        after a reshuffle is drawn from another generator)."""
+        n = self.seats
+        i = self.info[b]
+        return {"board": tuple(int(x) for x in self.board[b]),
+                "hands": tuple(tuple(sorted(CODES[c - 1] for c in range(1, K.NCODES)
+                                            for _ in range(self.hands[b, s, c])))
+                               for s in range(n)),
+                "draw": sorted(CODES[c - 1] for c in
+                               self.draw[b, i[K.DPOS]:i[K.DPOS] + i[K.DLEN]]),
+                "discard": tuple(CODES[c - 1] for c in self.disc[b, :i[K.XLEN]]),
+                "turn": int(i[K.TURN]), "turns": int(i[K.TURNS]), "done": bool(i[K.DONE])}
+
+
+def engine_position(state: KuglerState) -> dict[str, Any]:
+    return {"board": tuple(state.board), "hands": state.hands, "draw": sorted(state.draw),
+            "discard": state.discard, "turn": state.turn, "turns": state.turns,
+            "done": state.outcome is not None}
