@@ -30,7 +30,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # Bots move quickly in tests (the product default is a watchable 0.6 s); the solver's
 # verdict gets a small budget so it does not crowd out the hints on 2 shared cores.
 SERVER_ENV = {"PYTHONUNBUFFERED": "1", "SPILLEBORD_BOT_DELAY": "0.05",
-              "SPILLEBORD_VERDICT_SECONDS": "0.5", "SPILLEBORD_HINT_SECONDS": "3"}
+              "SPILLEBORD_VERDICT_SECONDS": "0.5", "SPILLEBORD_HINT_SECONDS": "3",
+              # a turn timer that runs out within a test (the page offers 30 s and up)
+              "SPILLEBORD_MIN_TURN": "3"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

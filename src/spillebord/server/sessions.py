@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from spillebord import games
 from spillebord.core.protocol import Action, Game, State, action_text, replay
 from spillebord.core.record import GameRecord
-from spillebord.server import fairness, wire
+from spillebord.server import fairness, turns, wire
 from spillebord.server.clock import Clock, Tally
 from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.storage.health import StoreUnavailable
@@ -89,6 +89,10 @@ class Session:
         self.seat_listeners: list[Callable[[str], None]] = []
         self._seats_sent = ""
         self._seats_due = False
+        # When the table's last open seat was claimed (wall clock; turns.py): a turn
+        # never starts before it.  None: full from the start, or since before a restart.
+        self.full_since: float | None = None
+        self._was_open = not turns.table_full(self)
         for e in row.events:
             self._apply_event(e)
         row.events = []
@@ -222,16 +226,26 @@ class Session:
         them); whether any changed."""
         changed = False
         for old, new in zip(self.seats, fresh, strict=False):
-            if (old.kind, old.bot, old.level, old.token_hash, old.player_id) != (
-                    new.kind, new.bot, new.level, new.token_hash, new.player_id):
+            if (old.kind, old.bot, old.level, old.token_hash, old.player_id, old.left) != (
+                    new.kind, new.bot, new.level, new.token_hash, new.player_id, new.left):
                 old.kind, old.bot, old.level = new.kind, new.bot, new.level
                 old.token_hash, old.player_id = new.token_hash, new.player_id
+                old.left = new.left
                 changed = True
         if changed:
             self._seats_written()
         return changed
 
+    def seat_left(self, seat: int, when: datetime) -> None:
+        """The seat's player gave it up here: a bot plays it from now on (turns.py)."""
+        self.seats[seat].left = when
+        self._seats_written()
+
     def _seats_written(self) -> None:
+        full = turns.table_full(self)
+        if full and self._was_open:
+            self.full_since = time.time()
+        self._was_open = not full
         self.announce_change()  # the bot driver looks again
         self.seats_changed()  # every socket here sees the seats
 
@@ -257,7 +271,8 @@ class Session:
         if text == self._seats_sent:
             return
         self._seats_sent = text
-        message = f'{{"t":"seats","v":{self.version},"d":{{"seats":{text}}}}}'
+        turn = "" if self.row.turn_seconds is None else f',"turn":{self._turn_text()}'
+        message = f'{{"t":"seats","v":{self.version},"d":{{"seats":{text}{turn}}}}}'
         for listener in list(self.seat_listeners):
             listener(message)
 
@@ -451,8 +466,13 @@ class Session:
         # the cached dict and 1.3-3.5 µs with the view as an orjson.Fragment — the
         # server's loop has 5-18 µs an action to spare (docs/benchmarks/server.md).
         events = [self.event_json(e) for e in self.events[max(0, since):]]
-        return (f'{{"t":"state","v":{version},"d":{cached[1]},'
+        turn = "" if self.row.turn_seconds is None else f'"turn":{self._turn_text()},'
+        return (f'{{"t":"state","v":{version},"d":{cached[1]},{turn}'
                 f'"events":{_dumps(events)}}}}}')
+
+    def _turn_text(self) -> str:
+        """The turn timer now (turns.py), as JSON: per message, not cached."""
+        return _dumps(turns.turn_json(self))
 
     def fair_info(self) -> dict[str, Any] | None:
         """The deal's commitment; with the deal and salt once they may be shown (the
@@ -483,7 +503,9 @@ class Session:
              "claimed": s.kind == "bot" or s.token_hash is not None,
              "connected": self.present(s.seat),
              "bot_playing": s.kind == "human"
-             and self.ports.presence.bot_playing(self.id, s.seat)}
+             and self.ports.presence.bot_playing(self.id, s.seat),
+             "bot_reason": turns.controller(self, s.seat)[2] if s.kind == "human" else "",
+             "left": s.left is not None}
             for s in self.seats
         ]
 
@@ -502,6 +524,8 @@ class Session:
             "deal": r.deal if show_deal else None,
             "fair": self.fair_info(),
             "takeover_seconds": r.takeover_seconds,
+            "turn_seconds": r.turn_seconds,
+            "turn": turns.turn_json(self),
             "created": r.created.isoformat(),
             "finished": r.finished.isoformat() if r.finished else None,
         }

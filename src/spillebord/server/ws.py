@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from spillebord.server import compute, logs, wire
+from spillebord.server import compute, leaving, logs, wire
 from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.scale import wiring
 from spillebord.server.storage.health import READS
@@ -182,16 +182,35 @@ class Connection:
         self.push(STATE)
 
     # -- incoming -------------------------------------------------------------------
-    def take_seat(self, token: str) -> bool:
+    async def take_seat(self, token: str) -> bool:
         """Take the token's seat (leaving the socket's current one); a bad token changes
-        nothing — a seated socket stays seated — and the caller says ``bad_token``."""
+        nothing — a seated socket stays seated — and the caller says ``bad_token``.  A
+        seat given up is refused (``seat_left``), and an account's seat answers only to
+        a socket signed in as that account (``sign_in_needed``: after "Log ud" the old
+        token opens nothing)."""
         seat = self.session.seat_for_token(token)
         if seat is None:
             return False
+        row = self.session.seats[seat]
+        if row.left is not None:
+            raise leaving.seat_left()
+        if row.player_id is not None and await self._signed_in() != row.player_id:
+            person = await asyncio.to_thread(self.hub.people.repo.person, row.player_id)
+            if person is not None and person.account:
+                raise Refusal("sign_in_needed", "this seat is an account's; sign in as "
+                                                "that account to take it", 401)
         self.session.detach(self.seat)
         self.seat = self.tag.seat = seat
         self.session.attach(seat)
         return True
+
+    async def _signed_in(self) -> str | None:
+        """The account this socket's sign-in cookie names (None: not signed in)."""
+        try:
+            return await self.hub.people.session_player(
+                self.ws.cookies.get("spillebord_session"))
+        except Refusal:
+            return None
 
     def rate_ok(self) -> bool:
         now = time.monotonic()
@@ -268,7 +287,7 @@ class Connection:
         token = self._text(d, "token")
         if self.hub.scale.shared and self.session.seat_for_token(token) is None:
             await wiring.refresh(self.hub, self.session)  # claimed on another worker?
-        if self.take_seat(token):
+        if await self.take_seat(token):
             self.welcome()
         else:
             self.bad_token("hello")
@@ -276,6 +295,14 @@ class Connection:
     def bad_token(self, ref: str | None) -> None:
         log.info("a token that opens no seat of the match")
         self.error("bad_token", "this token does not open a seat of this match", ref)
+
+    async def on_leave(self, _v: Any, _d: dict[str, Any]) -> None:
+        """Give up the seat (server/leaving.py); the socket watches on as a spectator."""
+        seat = self.seat
+        await leaving.leave(self.hub, self.session, seat)
+        self.session.detach(seat)
+        self.seat = self.tag.seat = None
+        self.welcome()
 
     async def on_ping(self, _v: Any, d: dict[str, Any]) -> None:
         self.push(_msg("pong", self.session.version, d))
@@ -383,6 +410,7 @@ HANDLERS: dict[str, Handler] = {
     "act": Connection.on_act, "undo": Connection.on_undo, "redo": Connection.on_redo,
     "click": Connection.on_click, "hint": Connection.on_hint,
     "verdict": Connection.on_verdict, "chat": Connection.on_chat,
+    "leave": Connection.on_leave,
 }
 
 
@@ -418,12 +446,18 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
     conn = Connection(hub, ws, session)
     hub.ops.connections.add(conn)
     token = ws.query_params.get("token")
-    seated = conn.take_seat(token) if token else True
+    refused: Refusal | None = None
+    try:
+        seated = await conn.take_seat(token) if token else True
+    except Refusal as exc:
+        seated, refused = True, exc
     unsubscribe = hub.bus.subscribe(session.id, conn.on_event)
     unchat = hub.chat.listen(session.id, conn.push)
     conn.welcome()  # always the first message; a bad ?token= is refused right after
     if not seated:
         conn.bad_token(None)
+    if refused is not None:
+        conn.error(refused.code, refused.reason, None, refused.to_json())
     session.seat_listeners.append(conn.push)  # claims and presence of the other seats
     sender = asyncio.create_task(conn.sender())
     log.info("socket opened (%s)", "spectator" if conn.seat is None else "seat")

@@ -30,6 +30,7 @@ class SeatRow:
     level: Any = None
     token_hash: str | None = None
     player_id: str | None = None
+    left: datetime | None = None  # the player gave up the seat; a bot plays it
 
 
 @dataclass(slots=True)
@@ -52,6 +53,7 @@ class MatchRow:
     status: str
     created: datetime
     takeover_seconds: int | None = None
+    turn_seconds: int | None = None  # the turn timer; None = none
     creator: str | None = None
     outcome: dict[str, Any] | None = None
     finished: datetime | None = None
@@ -91,6 +93,7 @@ class Repository:
             conn.execute(insert(matches).values(
                 id=m.id, game=m.game, flags=m.flags, seats=m.seats, deal=m.deal, salt=m.salt,
                 status=m.status, outcome=None, takeover_seconds=m.takeover_seconds,
+                turn_seconds=m.turn_seconds,
                 creator=m.creator, created=m.created, finished=None,
             ))
             conn.execute(insert(seats), [
@@ -110,13 +113,14 @@ class Repository:
         m = MatchRow(
             id=row.id, game=row.game, flags=dict(row.flags), seats=row.seats,
             deal=int(row.deal), status=row.status, created=aware(row.created) or now(),
-            takeover_seconds=row.takeover_seconds, creator=row.creator,
+            takeover_seconds=row.takeover_seconds, turn_seconds=row.turn_seconds,
+            creator=row.creator,
             outcome=row.outcome, finished=aware(row.finished), salt=row.salt,
         )
         for s in conn.execute(select(seats).where(seats.c.match_id == m.id)
                               .order_by(seats.c.seat)):
             m.seat_rows.append(SeatRow(s.seat, s.kind, s.bot, s.level, s.token_hash,
-                                       s.player_id))
+                                       s.player_id, aware(s.left)))
         for a in conn.execute(select(actions).where(actions.c.match_id == m.id)
                               .order_by(actions.c.seq)):
             m.events.append(EventRow(a.seq, a.kind, a.text, a.seat, bool(a.by_bot),
@@ -187,6 +191,20 @@ class Repository:
                 raise Refusal("seat_taken", "someone else has taken this seat", 409)
             touch(conn, str(inv.match_id), now())
             return str(inv.match_id), int(inv.seat)
+
+    def leave_seat(self, match_id: str, seat: int, when: datetime) -> bool:
+        """Mark a claimed human seat of a running match given up (once: a second
+        leave changes nothing and answers False)."""
+        with self.engine.begin() as conn:
+            status = conn.execute(select(matches.c.status)
+                                  .where(matches.c.id == match_id)).scalar_one_or_none()
+            if status != "running":
+                return False
+            done = conn.execute(update(seats).where(
+                seats.c.match_id == match_id, seats.c.seat == seat,
+                seats.c.kind == "human", seats.c.left.is_(None))
+                .values(left=when))
+            return bool(done.rowcount == 1)
 
     # -- events (used by the writer inside its batch transaction) -------------------
     @staticmethod
