@@ -15,7 +15,7 @@ from tests.server.live import Client, LiveServer, create, settings_for
 
 from spillebord import bots, games
 
-TABLE = next(k for k in games.keys()
+TABLE = next(k for k in list(games.keys())
              if not games.load(k).is_solitaire and bots.levels(k))
 COOKIE = "spillebord_session"
 
@@ -78,7 +78,7 @@ async def test_turn_timer_is_refused_out_of_range(server: LiveServer) -> None:
             r = await http.post("/api/matches", json={
                 "game": TABLE, "seats": seats_with_bots(), "turn_seconds": bad})
             assert r.status_code in (400, 422), (bad, r.text)
-        solo = next(k for k in games.keys() if games.load(k).is_solitaire)
+        solo = next(k for k in list(games.keys()) if games.load(k).is_solitaire)
         r = await http.post("/api/matches", json={"game": solo, "turn_seconds": 60})
         assert r.status_code == 400 and r.json()["detail"]["code"] == "bad_request"
 
@@ -123,7 +123,7 @@ async def test_giving_up_hands_the_seat_to_a_bot_for_good(server: LiveServer) ->
 
 
 async def test_leave_is_refused_at_a_solitaire(server: LiveServer) -> None:
-    solo = next(k for k in games.keys() if games.load(k).is_solitaire)
+    solo = next(k for k in list(games.keys()) if games.load(k).is_solitaire)
     made = await create(server.http, game=solo)
     c = await Client.open(server.ws, made["match_id"], made["token"])
     await c.expect("welcome")

@@ -49,6 +49,36 @@ let ratingShown = false; // the rating change after a rated game (rating.js)
 let people = [];
 /** @type {StateData | null} */
 let last = null;
+/** @type {{ seat: number, seconds: number, until: number } | null} the running turn timer (the server's; shown only) */
+let turnClock = null;
+
+/** Take the server's turn timer from a `state` or `seats` message (counted from receipt).
+ * @param {import("./protocol").TurnTimer | null | undefined} turn */
+function setTurn(turn) {
+  if (turn === undefined) return;
+  turnClock = turn ? { seat: turn.seat, seconds: turn.seconds, until: performance.now() + turn.left_ms } : null;
+  drawTurnClock();
+}
+
+/** The countdown on the seat whose turn it is ("0:23"); a bot takes the turn at 0:00. */
+function drawTurnClock() {
+  for (const old of document.querySelectorAll(".turn-timer")) {
+    if (!turnClock || old.closest("[data-seat]")?.getAttribute("data-seat") !== String(turnClock.seat)) old.remove();
+  }
+  if (!turnClock || (last && last.outcome)) return;
+  const li = $("seats").querySelector(`li[data-seat="${turnClock.seat}"]`);
+  if (!li) return;
+  const left = Math.max(0, Math.ceil((turnClock.until - performance.now()) / 1000));
+  const text = t("table.turn_left", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
+  let pill = li.querySelector(".turn-timer");
+  if (!pill) {
+    pill = el("span", { class: "pill turn-timer", role: "timer" });
+    li.append(" ", pill);
+  }
+  pill.textContent = text;
+  pill.classList.toggle("urgent", left <= 10);
+}
+setInterval(drawTurnClock, 250);
 const log = debug.log;
 /** @type {(seat: number) => string} */
 let seatName = (i) => t("seat.player", { n: i + 1 });
@@ -113,6 +143,7 @@ function sentence(ev) {
 function updateToolbar(st) {
   const solitaire = match.seats.length === 1;
   const player = mySeat !== null && st.status !== "finished";
+  $("leave").hidden = solitaire || !player;
   for (const id of ["undo", "redo", "hint"]) $(id).hidden = !solitaire || mySeat === null;
   $button("undo").disabled = !player || !st.can_undo;
   $button("redo").disabled = !player || !st.can_redo;
@@ -155,6 +186,7 @@ function onState(d, v = 0) {
   updateToolbar(d);
   $("status").textContent = statusText(d);
   renderSeats($("seats"), match, d, seatName);
+  setTurn(d.turn === undefined ? null : d.turn);
   fairBox?.update(match, Boolean(d.outcome));
   if (d.outcome && mySeat !== null && match.seats.length > 1 && !ratingShown && $("rating")) {
     ratingShown = true;
@@ -253,6 +285,7 @@ async function main() {
   const redrawSeats = () => {
     renderSeats($("seats"), match, last, seatName);
     renderInvites($("invites"), matchId, match);
+    drawTurnClock();
   };
   renderInvites($("invites"), matchId, match);
   rememberMatch({ match_id: matchId, game: match.game });
@@ -290,13 +323,14 @@ async function main() {
     },
     onSeats(d) {
       match = withPeople({ ...match, seats: d.seats });
+      setTurn(d.turn);
       loadPeople();
       seatName = seatNamer(match, mySeat);
       redrawSeats();
       chat?.refresh();
     },
     onError(d) {
-      if (d.code === "bad_token") {
+      if (d.code === "bad_token" || d.code === "seat_left" || d.code === "sign_in_needed") {
         localStorage.removeItem(`spillebord.token.${matchId}`);
         settled = true;
         mySeat = null;
@@ -384,6 +418,13 @@ async function main() {
   $("resign").addEventListener("click", async () => {
     const ok = await choose(t("play.resign_confirm"), [{ value: "resign", label: t("play.resign") }]);
     if (ok) ctx.act("resign");
+  });
+  $("leave").addEventListener("click", async () => {
+    const ok = await choose(t("play.leave_confirm"), [{ value: "leave", label: t("play.leave") }]);
+    if (!ok) return;
+    // The seat is the bot's now: this browser keeps no token for it (it watches on).
+    localStorage.removeItem(`spillebord.token.${matchId}`);
+    live.leave();
   });
   $link("watch-link").href = `/play/${matchId}`;
   if (match.seats.length === 1 && match.deal !== null && match.deal !== undefined) {

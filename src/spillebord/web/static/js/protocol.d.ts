@@ -272,6 +272,8 @@ export interface CreateMatchRequest {
   /** with "winnable": a rated deal of this difficulty (GameInfo.difficulty) */
   difficulty?: "easy" | "medium" | "hard" | null;
   takeover_seconds?: number | null;
+  /** the turn timer (table games): the page offers 30, 60 or 120 s */
+  turn_seconds?: number | null;
   player?: string;
   /** listed in the lobby (open tables) */
   public?: boolean;
@@ -311,6 +313,9 @@ export interface MatchInfo {
   deal: number | string | null;
   fair: FairDeal | null;
   takeover_seconds: number | null;
+  /** the turn timer's length in seconds (null: no timer) */
+  turn_seconds: number | null;
+  turn: TurnTimer | null;
   created: string;
   finished: string | null;
 }
@@ -337,11 +342,25 @@ export interface SeatInfo {
   claimed: boolean;
   connected: boolean;
   bot_playing: boolean;
+  /** why a bot plays this human seat: given up, turn timer run out, away ("" for none) */
+  bot_reason: "" | "left" | "timer" | "away";
+  /** the player gave the seat up ("leave"); a bot plays it for the rest of the game */
+  left: boolean;
+}
+
+/** @wire ← seats, ← state, GET /api/matches/{id} */
+export interface TurnTimer {
+  seat: number;
+  seconds: number;
+  /** milliseconds left when the server made the message (count down from receipt) */
+  left_ms: number;
 }
 
 /** @wire ← seats */
 export interface SeatsData {
   seats: SeatInfo[];
+  /** only at a table with a turn timer (null: no turn is timed now) */
+  turn?: TurnTimer | null;
 }
 
 /** @wire ← state */
@@ -611,6 +630,8 @@ export interface StateData {
   clock?: Clock;
   moves?: { [action: string]: MoveFacts };
   status: MatchStatus;
+  /** only at a table with a turn timer (null: no turn is timed now) */
+  turn?: TurnTimer | null;
 }
 
 /** @wire ← error */
@@ -687,7 +708,7 @@ export interface ClickData {
   target: string;
 }
 
-/** The empty `d` of `sync`, `undo`, `redo`, `hint` and `verdict`. */
+/** The empty `d` of `sync`, `undo`, `redo`, `hint`, `verdict` and `leave`. */
 export type Empty = { [key: string]: never };
 
 export type ClientMessage =
@@ -699,6 +720,7 @@ export type ClientMessage =
   | Frame<"click", ClickData>
   | Frame<"hint", Empty>
   | Frame<"verdict", Empty>
+  | Frame<"leave", Empty>
   | Frame<"ping", { [key: string]: unknown }>
   | Frame<"chat", ChatData>;
 

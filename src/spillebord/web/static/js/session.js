@@ -248,6 +248,10 @@ export class Session {
   hint() {
     this.raw("hint", {});
   }
+  /** Give up the seat: a bot plays it from now on, this socket watches (server/leaving.py). */
+  leave() {
+    this.raw("leave", {});
+  }
   verdict() {
     this.raw("verdict", {});
   }
