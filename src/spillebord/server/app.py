@@ -21,6 +21,7 @@ from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.guards import Guards
 from spillebord.server.hub import Hub
 from spillebord.server.logs import install_json_lines, install_redaction
+from spillebord.server.mygames import routes as mygames_routes
 from spillebord.server.people import routes as people_routes
 from spillebord.server.proxies import TrustedProxies
 from spillebord.server.security import SecurityHeaders
@@ -113,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(people_routes.router)
     app.include_router(table_routes.router)
+    app.include_router(mygames_routes.router)
     app.include_router(ratings_api.router)
     app.include_router(daily.router)
     app.include_router(pages.router)

@@ -284,6 +284,9 @@ class Connection:
         return value
 
     async def on_hello(self, _v: Any, d: dict[str, Any]) -> None:
+        if d.get("account") is True and "token" not in d:
+            await self._hello_account()
+            return
         token = self._text(d, "token")
         if self.hub.scale.shared and self.session.seat_for_token(token) is None:
             await wiring.refresh(self.hub, self.session)  # claimed on another worker?
@@ -291,6 +294,27 @@ class Connection:
             self.welcome()
         else:
             self.bad_token("hello")
+
+    async def _hello_account(self) -> None:
+        """``hello {"account": true}``: the seat of the socket's signed-in account at
+        this match ("Dine spil" on another device: no token there).  The seat's token is
+        not needed: the account's sign-in is the proof (the same check ``take_seat``
+        makes of a token's account seat)."""
+        player = await self._signed_in()
+        if player is None:
+            raise Refusal("sign_in_needed", "sign in to take your seat without its token",
+                          401)
+        if self.hub.scale.shared:
+            await wiring.refresh(self.hub, self.session)
+        seat = next((s.seat for s in self.session.seats if s.player_id == player), None)
+        if seat is None:
+            raise Refusal("no_seat", "your account has no seat at this match", 404)
+        if self.session.seats[seat].left is not None:
+            raise leaving.seat_left()
+        self.session.detach(self.seat)
+        self.seat = self.tag.seat = seat
+        self.session.attach(seat)
+        self.welcome()
 
     def bad_token(self, ref: str | None) -> None:
         log.info("a token that opens no seat of the match")

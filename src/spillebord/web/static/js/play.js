@@ -12,7 +12,7 @@ import { createFairBox } from "./fair.js";
 import { createChat } from "./chat.js";
 import { showDailyBadge } from "./daily_badge.js";
 import { showRatingChange } from "./rating.js";
-import { mergeEvents, Session } from "./session.js";
+import { ACCOUNT_SEAT, mergeEvents, Session } from "./session.js";
 import { announce, choose, clearMessage, el, errorText, initPage, showMessage } from "./ui.js";
 
 /** @typedef {import("./protocol").StateData} StateData */
@@ -112,6 +112,13 @@ let held = null;
 let early = null;
 
 function takeToken() {
+  if (location.hash === "#account") {
+    // "Dine spil" on another device: the account's sign-in opens its seat (no token here).
+    history.replaceState(null, "", location.pathname + location.search);
+    const kept = loadToken(matchId);
+    if (!kept) saveToken(matchId, ACCOUNT_SEAT); // a reload finds the seat again
+    return kept || ACCOUNT_SEAT;
+  }
   const m = location.hash.match(/token=([^&]+)/);
   if (m) {
     const token = decodeURIComponent(m[1]);

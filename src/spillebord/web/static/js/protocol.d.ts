@@ -86,6 +86,45 @@ export interface Me {
   account: boolean;
 }
 
+/** @wire GET /api/me/games */
+export interface MyGames {
+  player_id: string;
+  games: MyGame[];
+}
+
+/** @wire GET /api/me/games */
+export interface MyGame {
+  match_id: string;
+  game: string;
+  status: MatchStatus;
+  seat: number;
+  /** the table's number of seats (1: a solitaire) */
+  seats: number;
+  /** the player gave the seat up (a bot played it on): a loss */
+  left: boolean;
+  result: "won" | "lost" | "draw" | null;
+  place: number | null;
+  bonus: number | null;
+  reason: string | null;
+  opponents: MyOpponent[];
+  created: string;
+  finished: string | null;
+  /** "/play/{id}#account": the account's sign-in opens the seat on any device */
+  play_url: string;
+  replay_url: string | null;
+}
+
+/** @wire GET /api/me/games */
+export interface MyOpponent {
+  seat: number;
+  kind: "human" | "bot";
+  bot: string | null;
+  level: number | null;
+  name: string | null;
+  claimed: boolean;
+  left: boolean;
+}
+
 /** @wire GET /api/lobby, WebSocket /ws/lobby */
 export interface LobbyList {
   tables: LobbyTable[];
@@ -695,7 +734,10 @@ export type ServerMessage =
 
 /** @wire → hello */
 export interface HelloData {
-  token: string;
+  /** the seat's token; or instead of it ... */
+  token?: string;
+  /** ... true: the seat of the socket's signed-in account ("Dine spil" on another device) */
+  account?: boolean;
 }
 
 /** @wire → act */

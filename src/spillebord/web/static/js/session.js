@@ -45,6 +45,10 @@ export function mergeEvents(log, events) {
 export const PING_MS = 4000;
 export const SILENT_MS = 9000;
 
+/** The "token" of a seat opened by the account's sign-in (`hello {"account": true}`):
+ * "Dine spil" links a signed-in player's running games on any device with `#account`. */
+export const ACCOUNT_SEAT = "@account";
+
 export class Session {
   /**
    * @param {string} matchId
@@ -89,7 +93,7 @@ export class Session {
       this.heard = performance.now();
       clearInterval(this.beat);
       this.beat = setInterval(() => this.heartbeat(ws), PING_MS);
-      if (this.token) this.raw("hello", { token: this.token });
+      if (this.token) this.raw("hello", this.token === ACCOUNT_SEAT ? { account: true } : { token: this.token });
       if (resume !== null) ws.send(JSON.stringify({ t: "sync", v: resume, d: {} }));
       this.h.onConnection?.("open");
       for (const msg of this.pending.splice(0)) ws.send(msg);

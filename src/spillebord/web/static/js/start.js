@@ -260,7 +260,7 @@ async function main() {
   }
   const player = await ensurePlayer().catch(() => null);
   const finished = await renderStats(/** @type {HTMLElement} */ (document.getElementById("stats-body")), player, games);
-  renderHistory(/** @type {HTMLElement} */ (document.getElementById("history-body")), games, finished);
+  await renderHistory(/** @type {HTMLElement} */ (document.getElementById("history-body")), games, finished);
   document.body.dataset.ready = "1";
 }
 
