@@ -87,6 +87,7 @@ async def test_an_account_without_a_seat_gets_no_seat(server: LiveServer) -> Non
     async with httpx.AsyncClient(base_url=server.http) as http:
         r = await http.post("/api/account", json={"name": f"Ingen{time.time_ns() % 10**9}",
                                                   "password": PASSWORD})
+        assert r.status_code == 201, r.text
         cookie = http.cookies[COOKIE]
     async with websockets.connect(f"{server.ws}/ws/{made['match_id']}",
                                   additional_headers={"Cookie": f"{COOKIE}={cookie}"}) as ws:

@@ -34,6 +34,7 @@ from spillebord.server.storage.writer import LeaseLost, Op
 
 if TYPE_CHECKING:
     from spillebord.server.ports import RoomPorts
+    from spillebord.server.rematch import Offer
 
 
 CHECKPOINT = 32  # solitaires: a kept state every this many actions, for undo
@@ -93,6 +94,9 @@ class Session:
         # never starts before it.  None: full from the start, or since before a restart.
         self.full_since: float | None = None
         self._was_open = not turns.table_full(self)
+        # "Spil igen" (server/rematch.py): the offer once a seat accepted, in memory.
+        self.rematch: Offer | None = None
+        self.rematch_lock = asyncio.Lock()
         for e in row.events:
             self._apply_event(e)
         row.events = []
@@ -268,6 +272,8 @@ class Session:
         the last one."""
         self._seats_due = False
         text = _dumps(self.seat_list())
+        if self.rematch is not None:
+            text += f',"rematch":{_dumps(self.rematch.to_json())}'
         if text == self._seats_sent:
             return
         self._seats_sent = text
@@ -526,6 +532,7 @@ class Session:
             "takeover_seconds": r.takeover_seconds,
             "turn_seconds": r.turn_seconds,
             "turn": turns.turn_json(self),
+            "rematch": None if self.rematch is None else self.rematch.to_json(),
             "created": r.created.isoformat(),
             "finished": r.finished.isoformat() if r.finished else None,
         }

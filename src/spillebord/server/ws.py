@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from spillebord.server import compute, leaving, logs, wire
+from spillebord.server import compute, leaving, logs, rematch, wire
 from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.scale import wiring
 from spillebord.server.storage.health import READS
@@ -328,6 +328,11 @@ class Connection:
         self.seat = self.tag.seat = None
         self.welcome()
 
+    async def on_rematch(self, _v: Any, _d: dict[str, Any]) -> None:
+        """"Spil igen" at a finished table (server/rematch.py): this seat's new seat."""
+        seat = await rematch.accept(self.hub, self.session, self.seat)
+        self.push(_msg("rematch", self.session.version, seat))
+
     async def on_ping(self, _v: Any, d: dict[str, Any]) -> None:
         self.push(_msg("pong", self.session.version, d))
 
@@ -434,7 +439,7 @@ HANDLERS: dict[str, Handler] = {
     "act": Connection.on_act, "undo": Connection.on_undo, "redo": Connection.on_redo,
     "click": Connection.on_click, "hint": Connection.on_hint,
     "verdict": Connection.on_verdict, "chat": Connection.on_chat,
-    "leave": Connection.on_leave,
+    "leave": Connection.on_leave, "rematch": Connection.on_rematch,
 }
 
 

@@ -42,7 +42,7 @@ def player_games(engine: Engine, player_id: str, limit: int = LIMIT) -> list[dic
     """The player's matches (running and finished), newest first."""
     mine = (select(seats.c.match_id, seats.c.seat, seats.c.left, matches.c.game,
                    matches.c.status, matches.c.outcome, matches.c.created,
-                   matches.c.finished, matches.c.seats.label("count"))
+                   matches.c.finished, matches.c.seats.label("n_seats"))
             .join(matches, matches.c.id == seats.c.match_id)
             .where(seats.c.player_id == player_id)
             .order_by(matches.c.created.desc()).limit(limit))
@@ -69,8 +69,8 @@ def player_games(engine: Engine, player_id: str, limit: int = LIMIT) -> list[dic
         left = r.left is not None
         out.append({
             "match_id": r.match_id, "game": r.game, "status": r.status, "seat": r.seat,
-            "seats": r.count, "left": left,
-            "result": result_for(outcome, r.seat, left, r.count == 1),
+            "seats": r.n_seats, "left": left,
+            "result": result_for(outcome, r.seat, left, r.n_seats == 1),
             "place": place_for(outcome, r.seat),
             "bonus": (outcome or {}).get("bonus"),
             "reason": (outcome or {}).get("reason"),

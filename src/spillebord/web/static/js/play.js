@@ -68,6 +68,10 @@ function drawTurnClock() {
   if (!turnClock || (last && last.outcome)) return;
   const li = $("seats").querySelector(`li[data-seat="${turnClock.seat}"]`);
   if (!li) return;
+  if (li.dataset.bot) {
+    li.querySelector(".turn-timer")?.remove(); // the bot plays the turn now: no countdown
+    return;
+  }
   const left = Math.max(0, Math.ceil((turnClock.until - performance.now()) / 1000));
   const text = t("table.turn_left", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
   let pill = li.querySelector(".turn-timer");
