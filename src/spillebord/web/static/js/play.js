@@ -67,7 +67,7 @@ function drawTurnClock() {
   }
   if (!turnClock || (last && last.outcome)) return;
   const li = $("seats").querySelector(`li[data-seat="${turnClock.seat}"]`);
-  if (!li) return;
+  if (!(li instanceof HTMLElement)) return;
   if (li.dataset.bot) {
     li.querySelector(".turn-timer")?.remove(); // the bot plays the turn now: no countdown
     return;
@@ -155,12 +155,25 @@ function updateToolbar(st) {
   const solitaire = match.seats.length === 1;
   const player = mySeat !== null && st.status !== "finished";
   $("leave").hidden = solitaire || !player;
+  drawRematch(st);
   for (const id of ["undo", "redo", "hint"]) $(id).hidden = !solitaire || mySeat === null;
   $button("undo").disabled = !player || !st.can_undo;
   $button("redo").disabled = !player || !st.can_redo;
   $button("hint").disabled = !player || !st.legal.length || !match.solver;
   $("hint").hidden ||= !match.solver;
   $("resign").hidden = !st.legal.includes("resign");
+}
+
+/** "Spil igen" at the end of a table game: the button for a human seat, and who said yes.
+ * @param {StateData | null} st */
+function drawRematch(st) {
+  const over = Boolean(st && st.outcome) && match.seats.length > 1;
+  const me = mySeat !== null ? match.seats[mySeat] : null;
+  $("rematch").hidden = !over || !me || me.kind !== "human" || Boolean(me.left);
+  const offer = match.rematch;
+  const humans = match.seats.filter((s) => s.kind === "human" && !s.left).length;
+  $("rematch-note").hidden = !over || !offer;
+  if (over && offer) $("rematch-note").textContent = t("play.rematch_count", { n: offer.accepted.length, of: humans });
 }
 
 /** @param {StateData} st */
@@ -327,20 +340,29 @@ async function main() {
       $("role").hidden = mySeat !== null;
       redrawSeats();
       chat?.refresh();
+      drawRematch(last);
     },
     onState,
     onChat(d) {
       chat?.add(d);
     },
+    onRematch(d) {
+      // This seat's seat at the new table: go there (the token travels in the fragment).
+      saveToken(d.match_id, d.token);
+      rememberMatch({ match_id: d.match_id, game: match.game });
+      location.assign(d.play_url);
+    },
     onSeats(d) {
-      match = withPeople({ ...match, seats: d.seats });
+      match = withPeople({ ...match, seats: d.seats, rematch: d.rematch || match.rematch || null });
       setTurn(d.turn);
+      drawRematch(last);
       loadPeople();
       seatName = seatNamer(match, mySeat);
       redrawSeats();
       chat?.refresh();
     },
     onError(d) {
+      if (d.ref === "rematch") $button("rematch").disabled = false;
       if (d.code === "bad_token" || d.code === "seat_left" || d.code === "sign_in_needed") {
         localStorage.removeItem(`spillebord.token.${matchId}`);
         settled = true;
@@ -436,6 +458,10 @@ async function main() {
     // The seat is the bot's now: this browser keeps no token for it (it watches on).
     localStorage.removeItem(`spillebord.token.${matchId}`);
     live.leave();
+  });
+  $("rematch").addEventListener("click", () => {
+    $button("rematch").disabled = true;
+    live.rematch();
   });
   $link("watch-link").href = `/play/${matchId}`;
   if (match.seats.length === 1 && match.deal !== null && match.deal !== undefined) {

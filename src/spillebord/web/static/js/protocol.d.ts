@@ -355,6 +355,7 @@ export interface MatchInfo {
   /** the turn timer's length in seconds (null: no timer) */
   turn_seconds: number | null;
   turn: TurnTimer | null;
+  rematch: RematchOffer | null;
   created: string;
   finished: string | null;
 }
@@ -395,9 +396,27 @@ export interface TurnTimer {
   left_ms: number;
 }
 
+/** @wire ← seats, GET /api/matches/{id} */
+export interface RematchOffer {
+  /** the new table */
+  match_id: string;
+  /** the seats that accepted so far */
+  accepted: number[];
+}
+
+/** @wire ← rematch */
+export interface RematchSeat {
+  match_id: string;
+  seat: number;
+  token: string;
+  play_url: string;
+}
+
 /** @wire ← seats */
 export interface SeatsData {
   seats: SeatInfo[];
+  /** "Spil igen": once a seat accepted (absent before) */
+  rematch?: RematchOffer;
   /** only at a table with a turn timer (null: no turn is timed now) */
   turn?: TurnTimer | null;
 }
@@ -729,6 +748,7 @@ export type ServerMessage =
   | Frame<"hint", HintData>
   | Frame<"verdict", VerdictData>
   | Frame<"choices", ChoicesData>
+  | Frame<"rematch", RematchSeat>
   | Frame<"pong", PongData>
   | Frame<"chat", ChatLine>;
 
@@ -750,7 +770,7 @@ export interface ClickData {
   target: string;
 }
 
-/** The empty `d` of `sync`, `undo`, `redo`, `hint`, `verdict` and `leave`. */
+/** The empty `d` of `sync`, `undo`, `redo`, `hint`, `verdict`, `leave` and `rematch`. */
 export type Empty = { [key: string]: never };
 
 export type ClientMessage =
@@ -763,6 +783,7 @@ export type ClientMessage =
   | Frame<"hint", Empty>
   | Frame<"verdict", Empty>
   | Frame<"leave", Empty>
+  | Frame<"rematch", Empty>
   | Frame<"ping", { [key: string]: unknown }>
   | Frame<"chat", ChatData>;
 

@@ -23,6 +23,7 @@ import { parseJson } from "./api.js";
  * @property {(d: import("./protocol").VerdictData) => void} [onVerdict]
  * @property {(d: import("./protocol").ChoicesData) => void} [onChoices]
  * @property {(d: import("./protocol").ChatLine) => void} [onChat]
+ * @property {(d: import("./protocol").RematchSeat) => void} [onRematch]
  * @property {(status: ConnectionStatus) => void} [onConnection]
  */
 /** @typedef {"connecting" | "open" | "lost" | "closed" | "not_found"} ConnectionStatus */
@@ -211,6 +212,9 @@ export class Session {
       case "chat":
         this.h.onChat?.(msg.d);
         break;
+      case "rematch":
+        this.h.onRematch?.(msg.d);
+        break;
       default:
         break;
     }
@@ -255,6 +259,10 @@ export class Session {
   /** Give up the seat: a bot plays it from now on, this socket watches (server/leaving.py). */
   leave() {
     this.raw("leave", {});
+  }
+  /** "Spil igen" at a finished table: the answer is this seat's seat at the new table. */
+  rematch() {
+    this.raw("rematch", {});
   }
   verdict() {
     this.raw("verdict", {});
