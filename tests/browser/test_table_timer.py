@@ -104,3 +104,37 @@ def test_the_creator_picks_the_turn_timer(contexts: Any, server: str) -> None:
     timer = page.locator("#seats li[data-seat='0'] .turn-timer")
     timer.wait_for(timeout=5000)
     assert timer.inner_text().startswith(("0:30", "0:2"))
+
+
+def test_play_again_moves_the_seat_to_a_new_table(contexts: Any, server: str) -> None:
+    need_game("gammel_jomfru")
+    made = api(server, "/api/matches", {"game": "gammel_jomfru",
+                                        "seats": ["me", {"bot": "random"}]})
+    page = table_page(contexts, server, "da", 1366, 768)
+    page.goto(server + made["play_url"])
+    wait_ready(page)
+    assert page.locator("#rematch").is_hidden()  # only at the end
+    # Play to the end quickly (the page's own session sends each move).
+    for _ in range(400):
+        wait_my_turn(page, timeout=60000)
+        st = state(page)
+        if st["outcome"] is not None:
+            break
+        v = version(page)
+        page.evaluate("a => window.__spillebord.session.act(a)", st["legal"][0])
+        wait_after(page, v, timeout=30000)
+    assert state(page)["outcome"] is not None
+    button = page.locator("#rematch")
+    button.wait_for(state="visible", timeout=10000)
+    assert button.inner_text() == "Spil igen"
+    shot(page, "table-play-again-da")
+    button.click()
+    page.wait_for_url(lambda url: made["match_id"] not in url and "/play/" in url,
+                      timeout=30000)
+    wait_ready(page)
+    new_id = page.url.split("/play/")[1].split("#")[0]
+    assert state(page)["seat"] == 0
+    info = api(server, f"/api/matches/{new_id}")
+    assert info["status"] == "running" and info["seats"][1]["bot"] == "random"
+    assert info["fair"]["commitment"] != api(
+        server, f"/api/matches/{made['match_id']}")["fair"]["commitment"]
