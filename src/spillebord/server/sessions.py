@@ -94,6 +94,10 @@ class Session:
         # never starts before it.  None: full from the start, or since before a restart.
         self.full_since: float | None = None
         self._was_open = not turns.table_full(self)
+        # Solver verdicts of positions on the current line, by the number of effective
+        # actions (a new move after an undo drops the later ones): "Fortryd til sidste
+        # vindbare stilling" (ws.py ``rewind``).
+        self.verdicts: dict[int, str] = {}
         # "Spil igen" (server/rematch.py): the offer once a seat accepted, in memory.
         self.rematch: Offer | None = None
         self.rematch_lock = asyncio.Lock()
@@ -144,6 +148,8 @@ class Session:
         if e.kind == "act":
             self._advance(e.text, nxt)
             self.undone.clear()
+            for index in [i for i in self.verdicts if i >= len(self.applied)]:
+                del self.verdicts[index]
         elif e.kind == "undo":
             self._state = nxt if nxt is not None else self._before_last()
             self.undone.append(self.applied.pop())
@@ -473,6 +479,8 @@ class Session:
         # server's loop has 5-18 µs an action to spare (docs/benchmarks/server.md).
         events = [self.event_json(e) for e in self.events[max(0, since):]]
         turn = "" if self.row.turn_seconds is None else f'"turn":{self._turn_text()},'
+        if self.solitaire:
+            turn += f'"hints":{self.row.hints},'
         return (f'{{"t":"state","v":{version},"d":{cached[1]},{turn}'
                 f'"events":{_dumps(events)}}}}}')
 
@@ -495,6 +503,13 @@ class Session:
                 # the exact text the commitment hashes (a 63-bit deal is not exact as a
                 # JavaScript number)
                 "text": f"{r.deal}:{r.salt}" if reveal else None}
+
+    def last_winnable(self) -> int | None:
+        """The number of effective actions of the last position before this one that a
+        solver verdict found winnable (None: none known)."""
+        known = [i for i, v in self.verdicts.items()
+                 if v == "winnable" and i < len(self.applied)]
+        return max(known) if known else None
 
     def clock(self) -> Clock:
         """Moves made and time played so far (server/clock.py)."""

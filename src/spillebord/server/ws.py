@@ -333,6 +333,27 @@ class Connection:
         seat = await rematch.accept(self.hub, self.session, self.seat)
         self.push(_msg("rematch", self.session.version, seat))
 
+    async def on_rewind(self, v: Any, _d: dict[str, Any]) -> None:
+        """"Fortryd til sidste vindbare stilling" (solitaires): undo back to the last
+        position of this line a solver verdict found winnable (each step an ordinary
+        ``undo`` event)."""
+        version = self._version(v)
+        self._solitaire_seat()
+        session = self.session
+        await self.hub.daily.refuse_help(session.id)
+        if version != session.version:
+            raise Refusal("stale", f"you asked on version {version}; "
+                                   f"the game is at {session.version}")
+        target = session.last_winnable()
+        if target is None:
+            raise Refusal("no_winnable", "no earlier position of this game is known to be "
+                                         "winnable", key="server.no_winnable")
+        while len(session.applied) > target:
+            applied = session.applied
+            await self.hub.daily.refuse_undo(session.id, applied[-1])
+            await session.undo(self.seat, session.version)
+        self.acked = True
+
     async def on_ping(self, _v: Any, d: dict[str, Any]) -> None:
         self.push(_msg("pong", self.session.version, d))
 
@@ -408,22 +429,28 @@ class Connection:
         if self.busy:
             raise Refusal("busy", "the solver is still working on your last question")
         self.busy = True
-        task = asyncio.create_task(
-            self._solve_task(kind, session.version, session.record().dumps()))
+        task = asyncio.create_task(self._solve_task(
+            kind, session.version, session.record().dumps(), len(session.applied)))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _solve_task(self, kind: str, version: int, record: str) -> None:
+    async def _solve_task(self, kind: str, version: int, record: str, moves: int) -> None:
         s = self.hub.settings
+        session = self.session
         try:
             if kind == "hint":
-                action = await self.hub.compute.solver(compute.solver_hint, record,
-                                                       s.hint_seconds)
-                self.push(_msg("hint", version, {"action": action}))
+                action, verdict = await self.hub.compute.solver(
+                    compute.solver_hint_verdict, record, s.hint_seconds)
+                session.row.hints += 1  # counted with the result ("vundet med 4 tip")
+                await asyncio.to_thread(self.hub.repo.count_hint, session.id)
+                self.push(_msg("hint", version, {"action": action, "verdict": verdict,
+                                                 "hints": session.row.hints}))
             else:
                 verdict = await self.hub.compute.solver(compute.solver_verdict, record,
                                                         s.verdict_seconds)
                 self.push(_msg("verdict", version, {"verdict": verdict}))
+            if session.version == version:  # the position the verdict is about
+                session.verdicts[moves] = verdict
         except Exception:
             log.exception("solver %s failed in %s", kind, self.session.id)
             self.error("internal", "the solver failed; try again", kind)
@@ -440,6 +467,7 @@ HANDLERS: dict[str, Handler] = {
     "click": Connection.on_click, "hint": Connection.on_hint,
     "verdict": Connection.on_verdict, "chat": Connection.on_chat,
     "leave": Connection.on_leave, "rematch": Connection.on_rematch,
+    "rewind": Connection.on_rewind,
 }
 
 

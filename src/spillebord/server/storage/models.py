@@ -77,6 +77,7 @@ matches = Table(
     Column("outcome", JSON, nullable=True),
     Column("takeover_seconds", Integer, nullable=True),
     Column("turn_seconds", Integer, nullable=True),  # the turn timer (bots_runner.py)
+    Column("hints", Integer, nullable=True),  # solitaires: hints given (null = none)
     Column("creator", String(32), nullable=True),
     Column("created", DateTime(timezone=True), nullable=False),
     Column("finished", DateTime(timezone=True), nullable=True),

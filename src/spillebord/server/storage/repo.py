@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, or_, select, update
+from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -54,6 +54,7 @@ class MatchRow:
     created: datetime
     takeover_seconds: int | None = None
     turn_seconds: int | None = None  # the turn timer; None = none
+    hints: int = 0  # solitaires: hints given
     creator: str | None = None
     outcome: dict[str, Any] | None = None
     finished: datetime | None = None
@@ -114,6 +115,7 @@ class Repository:
             id=row.id, game=row.game, flags=dict(row.flags), seats=row.seats,
             deal=int(row.deal), status=row.status, created=aware(row.created) or now(),
             takeover_seconds=row.takeover_seconds, turn_seconds=row.turn_seconds,
+            hints=row.hints or 0,
             creator=row.creator,
             outcome=row.outcome, finished=aware(row.finished), salt=row.salt,
         )
@@ -191,6 +193,12 @@ class Repository:
                 raise Refusal("seat_taken", "someone else has taken this seat", 409)
             touch(conn, str(inv.match_id), now())
             return str(inv.match_id), int(inv.seat)
+
+    def count_hint(self, match_id: str) -> None:
+        """One more hint given in the match (solitaires; shown with the result)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(matches).where(matches.c.id == match_id).values(
+                hints=func.coalesce(matches.c.hints, 0) + 1))
 
     def leave_seat(self, match_id: str, seat: int, when: datetime) -> bool:
         """Mark a claimed human seat of a running match given up (once: a second

@@ -235,6 +235,22 @@ function onState(d, v = 0) {
     }, 700);
   }
   if (d.outcome) $("verdict").textContent = "";
+  // A lost position is offered the way back; a new position asks again.
+  if (v !== lostVersion) $("rewind").hidden = true;
+  // Hints are counted with the result ("Vundet med 4 tip").
+  if (d.outcome && d.hints && match.seats.length === 1) {
+    const key = d.outcome.winners.length ? "play.won_with_hints" : "play.hints_used";
+    $("outcome").append(el("p", { class: "hints-used", text: t(key, { n: d.hints }) }));
+  }
+}
+
+/** The version found lost (the "Fortryd til sidste vindbare stilling" button's). */
+let lostVersion = -1;
+/** @param {string | undefined} verdict @param {number | undefined} v */
+function offerRewind(verdict, v) {
+  if (verdict !== "unwinnable" || mySeat === null || !session || (typeof v === "number" && v < session.version)) return;
+  lostVersion = session.version;
+  $("rewind").hidden = false;
 }
 
 /** @type {import("./board").RendererCtx} */
@@ -398,6 +414,11 @@ async function main() {
       hintVersion = session ? session.version : -1;
       debug.hint = d.action;
       debug.hints = (debug.hints || 0) + 1;
+      if (d.verdict === "unwinnable") {
+        ctx.say(t("hint.lost"));
+        offerRewind(d.verdict, v);
+        return;
+      }
       if (!d.action) {
         ctx.say(t("hint.none"));
         return;
@@ -405,9 +426,10 @@ async function main() {
       ctx.say(t("hint.is", { action: describe(d.action) }));
       renderer?.showHint?.(d.action);
     },
-    onVerdict(d) {
+    onVerdict(d, v) {
       solverDone();
       $("verdict").textContent = t(`verdict.${d.verdict}`);
+      offerRewind(d.verdict, v);
     },
     async onChoices(d) {
       const value = await choose(t("play.which_move"), d.actions.map((a) => ({ value: a, label: describe(a) })));
@@ -458,6 +480,10 @@ async function main() {
     // The seat is the bot's now: this browser keeps no token for it (it watches on).
     localStorage.removeItem(`spillebord.token.${matchId}`);
     live.leave();
+  });
+  $("rewind").addEventListener("click", () => {
+    $("rewind").hidden = true;
+    live.rewind();
   });
   $("rematch").addEventListener("click", () => {
     $button("rematch").disabled = true;

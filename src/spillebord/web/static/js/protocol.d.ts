@@ -690,6 +690,8 @@ export interface StateData {
   status: MatchStatus;
   /** only at a table with a turn timer (null: no turn is timed now) */
   turn?: TurnTimer | null;
+  /** solitaires: hints given in this game so far */
+  hints?: number;
 }
 
 /** @wire ← error */
@@ -702,6 +704,10 @@ export interface ErrorData extends RefusalMessage {
 /** @wire ← hint */
 export interface HintData {
   action: string | null;
+  /** the position's verdict: "unwinnable" → no move is suggested (offer `rewind`) */
+  verdict?: "winnable" | "unwinnable" | "unknown";
+  /** hints given in this game so far, this one included */
+  hints?: number;
 }
 
 /** @wire ← verdict */
@@ -770,7 +776,7 @@ export interface ClickData {
   target: string;
 }
 
-/** The empty `d` of `sync`, `undo`, `redo`, `hint`, `verdict`, `leave` and `rematch`. */
+/** The empty `d` of `sync`, `undo`, `redo`, `hint`, `verdict`, `leave`, `rematch` and `rewind`. */
 export type Empty = { [key: string]: never };
 
 export type ClientMessage =
@@ -784,6 +790,7 @@ export type ClientMessage =
   | Frame<"verdict", Empty>
   | Frame<"leave", Empty>
   | Frame<"rematch", Empty>
+  | Frame<"rewind", Empty>
   | Frame<"ping", { [key: string]: unknown }>
   | Frame<"chat", ChatData>;
 

@@ -20,7 +20,7 @@ import { parseJson } from "./api.js";
  * @property {(d: import("./protocol").SeatsData) => void} [onSeats]
  * @property {(d: import("./protocol").ErrorData) => void} [onError]
  * @property {(d: import("./protocol").HintData, v?: number) => void} [onHint]
- * @property {(d: import("./protocol").VerdictData) => void} [onVerdict]
+ * @property {(d: import("./protocol").VerdictData, v?: number) => void} [onVerdict]
  * @property {(d: import("./protocol").ChoicesData) => void} [onChoices]
  * @property {(d: import("./protocol").ChatLine) => void} [onChat]
  * @property {(d: import("./protocol").RematchSeat) => void} [onRematch]
@@ -204,7 +204,7 @@ export class Session {
         this.h.onHint?.(msg.d, msg.v);
         break;
       case "verdict":
-        this.h.onVerdict?.(msg.d);
+        this.h.onVerdict?.(msg.d, msg.v);
         break;
       case "choices":
         this.h.onChoices?.(msg.d);
@@ -263,6 +263,10 @@ export class Session {
   /** "Spil igen" at a finished table: the answer is this seat's seat at the new table. */
   rematch() {
     this.raw("rematch", {});
+  }
+  /** Solitaires: undo back to the last position a solver verdict found winnable. */
+  rewind() {
+    this.raw("rewind", {});
   }
   verdict() {
     this.raw("verdict", {});
