@@ -416,6 +416,7 @@ async function main() {
       debug.hints = (debug.hints || 0) + 1;
       if (d.verdict === "unwinnable") {
         ctx.say(t("hint.lost"));
+        $("verdict").textContent = t("verdict.unwinnable");
         offerRewind(d.verdict, v);
         return;
       }
@@ -428,6 +429,8 @@ async function main() {
     },
     onVerdict(d, v) {
       solverDone();
+      // An answer for a position the game has left is not shown (it would contradict a hint).
+      if (typeof v === "number" && session && v < session.version) return;
       $("verdict").textContent = t(`verdict.${d.verdict}`);
       offerRewind(d.verdict, v);
     },
