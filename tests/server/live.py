@@ -92,9 +92,15 @@ class Client:
     seat_updates: list[list[dict[str, Any]]] = field(default_factory=list)
 
     @classmethod
-    async def open(cls, base: str, match_id: str, token: str | None = None) -> Client:
+    async def open(cls, base: str, match_id: str, token: str | None = None,
+                   signed: Any = None) -> Client:
+        """``signed``: an httpx client signed in as the seat's account (an account's
+        seat answers only to a socket carrying its session cookie)."""
         url = f"{base}/ws/{match_id}" + (f"?token={token}" if token else "")
-        conn = await websockets.connect(url, max_size=2**22)
+        headers = {}
+        if signed is not None and signed.cookies.get("spillebord_session"):
+            headers["Cookie"] = f"spillebord_session={signed.cookies['spillebord_session']}"
+        conn = await websockets.connect(url, max_size=2**22, additional_headers=headers)
         return cls(conn)
 
     async def send(self, t: str, v: Any = None, **d: Any) -> None:

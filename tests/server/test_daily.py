@@ -12,6 +12,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import httpx
+import websockets
 from tests.server.live import Client, LiveServer
 
 from spillebord import games, solvers
@@ -30,10 +31,11 @@ async def guest(http: httpx.AsyncClient, name: str) -> dict[str, str]:
         return {"Cookie": f"spillebord_session={own.cookies['spillebord_session']}"}
 
 
-async def win_with_hints(server: LiveServer, made: dict[str, Any], deal: int) -> None:
+async def win_with_hints(server: LiveServer, made: dict[str, Any], deal: int,
+                         cookie: dict[str, str]) -> None:
     solver = solvers.load(GAME)
     state = games.load(GAME).new(deal=deal)
-    c = await Client.open(server.ws, made["match_id"], made["token"])
+    c = await signed_client(server, made, cookie)
     await c.expect("welcome")
     await c.expect("state")
     for _ in range(400):
@@ -48,8 +50,15 @@ async def win_with_hints(server: LiveServer, made: dict[str, Any], deal: int) ->
     await c.close()
 
 
-async def resign(server: LiveServer, made: dict[str, Any]) -> None:
-    c = await Client.open(server.ws, made["match_id"], made["token"])
+async def signed_client(server: LiveServer, made: dict[str, Any],
+                        cookie: dict[str, str]) -> Client:
+    """The account's seat: a socket with the account's session cookie."""
+    url = f"{server.ws}/ws/{made['match_id']}?token={made['token']}"
+    return Client(await websockets.connect(url, additional_headers=cookie))
+
+
+async def resign(server: LiveServer, made: dict[str, Any], cookie: dict[str, str]) -> None:
+    c = await signed_client(server, made, cookie)
     await c.expect("welcome")
     await c.expect("state")
     await c.send("act", action="resign")
@@ -82,8 +91,8 @@ async def test_the_daily_deal(server: LiveServer) -> None:
         assert r.status_code == 409 and r.json()["detail"]["code"] == "already_played"
         again = (await http.get(f"/api/daily/{GAME}", headers=a)).json()
         assert again["attempt"] == plays[a["Cookie"]]["match_id"] and again["streak"] == 1
-        await win_with_hints(server, plays[a["Cookie"]], deal)
-        await resign(server, plays[b["Cookie"]])
+        await win_with_hints(server, plays[a["Cookie"]], deal, a)
+        await resign(server, plays[b["Cookie"]], b)
         board = (await http.get(f"/api/daily/{GAME}/leaderboard")).json()
         rows = [p for p in board["players"] if p["name"] in ("Dagens A", "Dagens B",
                                                              "Dagens C")]

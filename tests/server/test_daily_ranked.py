@@ -74,7 +74,7 @@ async def test_no_help_and_no_undo_of_a_redeal_in_a_ranked_attempt(
     me = await account(server, name)
     try:
         made = (await me.post(f"/api/daily/{GAME}/play")).json()
-        c = await Client.open(server.ws, made["match_id"], made["token"])
+        c = await Client.open(server.ws, made["match_id"], made["token"], me)
         await c.expect("welcome")
         await c.expect("state")
         assert await refused(c, "hint") == "daily_no_help"
@@ -118,7 +118,7 @@ async def test_no_help_and_no_undo_of_a_redeal_in_a_ranked_attempt(
         r = await me.get(f"/api/daily/attempt/{plain['match_id']}")
         assert r.status_code == 200 and r.json() == {"match_id": plain["match_id"],
                                                      "daily": False}
-        p = await Client.open(server.ws, plain["match_id"], plain["token"])
+        p = await Client.open(server.ws, plain["match_id"], plain["token"], me)
         await p.expect("welcome")
         await p.expect("state")
         await p.send("hint")
@@ -137,7 +137,7 @@ async def test_other_players_attempts_open_when_the_day_is_over(
     me = await account(server, f"Dagen {next(_n)}")
     try:
         made = (await me.post(f"/api/daily/{GAME}/play")).json()
-        c = await Client.open(server.ws, made["match_id"], made["token"])
+        c = await Client.open(server.ws, made["match_id"], made["token"], me)
         await c.expect("welcome")
         await c.expect("state")
         await c.send("act", action="resign")

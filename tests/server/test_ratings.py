@@ -39,8 +39,8 @@ async def play_out(server: LiveServer, a: httpx.AsyncClient,
                                 json={})).json()
     if b is None:
         await claim.aclose()
-    ca = await Client.open(server.ws, made["match_id"], made["token"])
-    cb = await Client.open(server.ws, made["match_id"], claimed["token"])
+    ca = await Client.open(server.ws, made["match_id"], made["token"], a)
+    cb = await Client.open(server.ws, made["match_id"], claimed["token"], b)
     finals = await asyncio.gather(play_randomly(ca, random.Random(1)),
                                   play_randomly(cb, random.Random(2)))
     await ca.close()

@@ -32,6 +32,7 @@ from spillebord.server.infra.settings import Settings
 from spillebord.server.infra.storage.health import READS
 from spillebord.server.infra.warmup import WarmupGate
 from spillebord.server.learn import routes as learn_routes
+from spillebord.server.mygames import routes as mygames_routes
 from spillebord.server.people import routes as people_routes
 from spillebord.server.ratings import routes as ratings_api
 from spillebord.server.tables import routes as table_routes
@@ -125,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(people_routes.router)
     app.include_router(table_routes.router)
+    app.include_router(mygames_routes.router)
     app.include_router(ratings_api.router)
     app.include_router(bot_account_routes.router)
     app.include_router(daily.router)

@@ -186,9 +186,12 @@ class Hub:
         return session
 
     def ensure_driver(self, session: Session) -> None:
-        """A bot driver for a running game with bot seats or bot takeover."""
-        needs_driver = session.row.takeover_seconds is not None or any(
-            seat.kind == "bot" for seat in session.seats)
+        """A bot driver for a running game with bot seats, bot takeover, a turn timer
+        or a seat given up (server/turns.py)."""
+        row = session.row
+        needs_driver = (row.takeover_seconds is not None or row.turn_seconds is not None
+                        or any(seat.kind == "bot" or seat.left is not None
+                               for seat in session.seats))
         if session.running and needs_driver and session.id not in self.drivers:
             self.drivers[session.id] = BotDriver(self, session)
 

@@ -24,7 +24,7 @@ from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.infra import compute, logs
 from spillebord.server.infra.scale import wiring
 from spillebord.server.infra.storage.health import READS
-from spillebord.server.room import wire
+from spillebord.server.room import leaving, rematch, wire
 
 if TYPE_CHECKING:
     from spillebord.server.hub import Hub
@@ -183,16 +183,35 @@ class Connection:
         self.push(STATE)
 
     # -- incoming -------------------------------------------------------------------
-    def take_seat(self, token: str) -> bool:
+    async def take_seat(self, token: str) -> bool:
         """Take the token's seat (leaving the socket's current one); a bad token changes
-        nothing — a seated socket stays seated — and the caller says ``bad_token``."""
+        nothing — a seated socket stays seated — and the caller says ``bad_token``.  A
+        seat given up is refused (``seat_left``), and an account's seat answers only to
+        a socket signed in as that account (``sign_in_needed``: after "Log ud" the old
+        token opens nothing)."""
         seat = self.session.seat_for_token(token)
         if seat is None:
             return False
+        row = self.session.seats[seat]
+        if row.left is not None:
+            raise leaving.seat_left()
+        if row.player_id is not None and await self._signed_in() != row.player_id:
+            person = await asyncio.to_thread(self.hub.people.repo.person, row.player_id)
+            if person is not None and person.account:
+                raise Refusal("sign_in_needed", "this seat is an account's; sign in as "
+                                                "that account to take it", 401)
         self.session.detach(self.seat)
         self.seat = self.tag.seat = seat
         self.session.attach(seat)
         return True
+
+    async def _signed_in(self) -> str | None:
+        """The account this socket's sign-in cookie names (None: not signed in)."""
+        try:
+            return await self.hub.people.session_player(
+                self.ws.cookies.get("spillebord_session"))
+        except Refusal:
+            return None
 
     def rate_ok(self) -> bool:
         now = time.monotonic()
@@ -266,17 +285,75 @@ class Connection:
         return value
 
     async def on_hello(self, _v: Any, d: dict[str, Any]) -> None:
+        if d.get("account") is True and "token" not in d:
+            await self._hello_account()
+            return
         token = self._text(d, "token")
         if self.hub.scale.shared and self.session.seat_for_token(token) is None:
             await wiring.refresh(self.hub, self.session)  # claimed on another worker?
-        if self.take_seat(token):
+        if await self.take_seat(token):
             self.welcome()
         else:
             self.bad_token("hello")
 
+    async def _hello_account(self) -> None:
+        """``hello {"account": true}``: the seat of the socket's signed-in account at
+        this match ("Dine spil" on another device: no token there).  The seat's token is
+        not needed: the account's sign-in is the proof (the same check ``take_seat``
+        makes of a token's account seat)."""
+        player = await self._signed_in()
+        if player is None:
+            raise Refusal("sign_in_needed", "sign in to take your seat without its token",
+                          401)
+        if self.hub.scale.shared:
+            await wiring.refresh(self.hub, self.session)
+        seat = next((s.seat for s in self.session.seats if s.player_id == player), None)
+        if seat is None:
+            raise Refusal("no_seat", "your account has no seat at this match", 404)
+        if self.session.seats[seat].left is not None:
+            raise leaving.seat_left()
+        self.session.detach(self.seat)
+        self.seat = self.tag.seat = seat
+        self.session.attach(seat)
+        self.welcome()
+
     def bad_token(self, ref: str | None) -> None:
         log.info("a token that opens no seat of the match")
         self.error("bad_token", "this token does not open a seat of this match", ref)
+
+    async def on_leave(self, _v: Any, _d: dict[str, Any]) -> None:
+        """Give up the seat (server/leaving.py); the socket watches on as a spectator."""
+        seat = self.seat
+        await leaving.leave(self.hub, self.session, seat)
+        self.session.detach(seat)
+        self.seat = self.tag.seat = None
+        self.welcome()
+
+    async def on_rematch(self, _v: Any, _d: dict[str, Any]) -> None:
+        """"Spil igen" at a finished table (server/rematch.py): this seat's new seat."""
+        seat = await rematch.accept(self.hub, self.session, self.seat)
+        self.push(_msg("rematch", self.session.version, seat))
+
+    async def on_rewind(self, v: Any, _d: dict[str, Any]) -> None:
+        """"Fortryd til sidste vindbare stilling" (solitaires): undo back to the last
+        position of this line a solver verdict found winnable (each step an ordinary
+        ``undo`` event)."""
+        version = self._version(v)
+        self._solitaire_seat()
+        session = self.session
+        await self.hub.daily.refuse_help(session.id)
+        if version != session.version:
+            raise Refusal("stale", f"you asked on version {version}; "
+                                   f"the game is at {session.version}")
+        target = session.last_winnable()
+        if target is None:
+            raise Refusal("no_winnable", "no earlier position of this game is known to be "
+                                         "winnable", key="server.no_winnable")
+        while len(session.applied) > target:
+            applied = session.applied
+            await self.hub.daily.refuse_undo(session.id, applied[-1])
+            await session.undo(self.seat, session.version)
+        self.acked = True
 
     async def on_ping(self, _v: Any, d: dict[str, Any]) -> None:
         self.push(_msg("pong", self.session.version, d))
@@ -356,31 +433,37 @@ class Connection:
         queue = self.hub.compute.queues["solver"]
         queue.hold(seat)  # busy past the seat's queue (fair_queue.py)
         self.busy = True
-        task = asyncio.create_task(
-            self._solve_task(kind, session.version, session.record().dumps(), seat))
+        task = asyncio.create_task(self._solve_task(
+            kind, session.version, session.record().dumps(), len(session.applied), seat))
         task.add_done_callback(lambda _task: queue.release(seat))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _solve_task(self, kind: str, version: int, record: str, seat: str) -> None:
+    async def _solve_task(self, kind: str, version: int, record: str, moves: int,
+                          seat: str) -> None:
         s = self.hub.settings
-        player = self.session.seats[self.seat or 0].player_id
+        session = self.session
+        player = session.seats[self.seat or 0].player_id
         flow = player or f"address:{self.ws.client.host if self.ws.client else seat}"
         try:
             if kind == "hint":
-                action = await self.hub.compute.queued(
-                    "solver", flow, compute.solver_hint, record, s.hint_seconds)
-                self.push(_msg("hint", version, {"action": action}))
+                action, verdict = await self.hub.compute.queued(
+                    "solver", flow, compute.solver_hint_verdict, record, s.hint_seconds)
+                session.row.hints += 1  # counted with the result ("vundet med 4 tip")
+                await asyncio.to_thread(self.hub.repo.count_hint, session.id)
+                self.push(_msg("hint", version, {"action": action, "verdict": verdict,
+                                                 "hints": session.row.hints}))
             else:
                 verdict = await self.hub.compute.queued(
                     "solver", flow, compute.solver_verdict, record, s.verdict_seconds)
                 self.push(_msg("verdict", version, {"verdict": verdict}))
+            if session.version == version:  # the position the verdict is about
+                session.verdicts[moves] = verdict
         except Exception:
             log.exception("solver %s failed in %s", kind, self.session.id)
             self.error("internal", "the solver failed; try again", kind)
         finally:
             self.busy = False
-
 
 Handler = Callable[[Connection, Any, dict[str, Any]], Awaitable[None]]
 # The message types a client may send (docs/protocol.md, "Client → server"): nothing
@@ -390,6 +473,8 @@ HANDLERS: dict[str, Handler] = {
     "act": Connection.on_act, "undo": Connection.on_undo, "redo": Connection.on_redo,
     "click": Connection.on_click, "hint": Connection.on_hint,
     "verdict": Connection.on_verdict, "chat": Connection.on_chat,
+    "leave": Connection.on_leave, "rematch": Connection.on_rematch,
+    "rewind": Connection.on_rewind,
 }
 
 
@@ -425,12 +510,18 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
     conn = Connection(hub, ws, session)
     hub.ops.connections.add(conn)
     token = ws.query_params.get("token")
-    seated = conn.take_seat(token) if token else True
+    refused: Refusal | None = None
+    try:
+        seated = await conn.take_seat(token) if token else True
+    except Refusal as exc:
+        seated, refused = True, exc
     unsubscribe = hub.bus.subscribe(session.id, conn.on_event)
     unchat = hub.chat.listen(session.id, conn.push)
     conn.welcome()  # always the first message; a bad ?token= is refused right after
     if not seated:
         conn.bad_token(None)
+    if refused is not None:
+        conn.error(refused.code, refused.reason, None, refused.to_json())
     session.seat_listeners.append(conn.push)  # claims and presence of the other seats
     sender = asyncio.create_task(conn.sender())
     log.info("socket opened (%s)", "spectator" if conn.seat is None else "seat")

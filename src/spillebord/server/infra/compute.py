@@ -75,6 +75,15 @@ def solver_hint(record_json: str, seconds: float) -> str | None:
     return None if result is None else str(result)
 
 
+def solver_hint_verdict(record_json: str, seconds: float) -> tuple[str | None, str]:
+    """A hint and the position's verdict (issue 27): no move is suggested in a position
+    that cannot be won any more — the page offers to undo back to a winnable one."""
+    verdict = solver_verdict(record_json, seconds)
+    if verdict == "unwinnable":
+        return None, verdict
+    return solver_hint(record_json, seconds), verdict
+
+
 def solver_verdict(record_json: str, seconds: float) -> str:
     """The verdict of the record's position: for the first position of a numbered deal
     that a shipped table decides (``solvers.tables``), the table's; else a fresh solve

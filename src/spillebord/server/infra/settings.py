@@ -31,6 +31,7 @@ class Settings:
     warm_workers: bool = True      # start the bot and solver processes at start-up
     ws_echo: bool = False           # /ws-echo for the load benchmark only
     min_takeover: int = 5           # smallest takeover_seconds a room may set
+    min_turn: int = 10              # shortest turn timer a table may set (server/turns.py)
     redis_url: str | None = None    # several workers: Redis pub/sub (docs/deploy.md)
     lease_seconds: float = 10.0     # shared mode: a game owner's lease (scale/owners.py)
     idle_seconds: float = 900.0     # a game with no socket that has not moved this long
@@ -79,6 +80,7 @@ class Settings:
             bot_pool=os.environ.get("SPILLEBORD_BOT_POOL") or cls.bot_pool,
             rate_per_second=_float("SPILLEBORD_RATE", cls.rate_per_second),
             ws_echo=_flag("SPILLEBORD_WS_ECHO"),
+            min_turn=int(_float("SPILLEBORD_MIN_TURN", cls.min_turn)),
             redis_url=os.environ.get("SPILLEBORD_REDIS") or None,
             lease_seconds=_float("SPILLEBORD_LEASE_SECONDS", cls.lease_seconds),
             idle_seconds=_float("SPILLEBORD_IDLE_SECONDS", cls.idle_seconds),

@@ -1,8 +1,9 @@
 """Bots playing their seats server-side, and bot takeover of absent humans.
 
 One ``BotDriver`` task per running match wakes after every event and every
-(dis)connection.  When the seat to move is a bot seat — or a human seat whose sockets
-have all been gone for the room's ``takeover_seconds`` — it waits the configured delay
+(dis)connection.  When the seat to move is a bot seat — or a human seat a bot plays by
+the rule of turns.py (given up, its turn timer run out, or every socket gone for the
+room's ``takeover_seconds``) — it waits the configured delay
 (a watchable pace), asks the bot off the event loop, and submits the action through the
 session like any client (a stale answer is simply dropped and recomputed).
 """
@@ -14,13 +15,13 @@ import contextlib
 import logging
 import random
 import secrets
-import time
 from typing import TYPE_CHECKING, Any
 
 from spillebord import bots
 from spillebord.server.errors import Refusal
 from spillebord.server.infra import compute, logs
 from spillebord.server.infra.fair_queue import room_flow
+from spillebord.server.room import turns
 
 if TYPE_CHECKING:
     from spillebord.core.protocol import State
@@ -30,12 +31,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 LEASE_RETRY = 2.0  # seconds between attempts to take over another worker's bots
 BOT_TIMEOUT = 60.0  # seconds; bot options are capped at 5 s of thinking (lobby.py)
-
-
-def takeover_bot(game_key: str) -> str:
-    """The game's first own bot (its best heuristic, by convention), else random."""
-    names = [n for n in compute.bot_names(game_key) if n != "random"]
-    return names[0] if names else "random"
 
 
 def _choose_in_thread(player: bots.Bot, state: State, seat: int, rng: random.Random) -> str:
@@ -49,28 +44,16 @@ class BotDriver:
         self.wake = asyncio.Event()
         self.players: dict[tuple[int, str], bots.Bot] = {}
         self.rngs: dict[int, random.Random] = {}
+        self.for_human = False  # the last look found a bot playing a human seat
         session.on_change.append(self.wake.set)
         self.task = asyncio.create_task(self._run(), name=f"bots-{session.id}")
 
     def controller(self, seat: int | None) -> tuple[tuple[str, dict[str, Any]] | None,
                                                     float | None]:
         """Who plays ``seat`` now (bot name and options, or None for a human), and when
-        to look again (seconds until a takeover would start, None = only on wake)."""
-        s = self.session
-        if seat is None or not s.running:
-            return None, None
-        row = s.seats[seat]
-        if row.kind == "bot" and row.bot is not None:
-            # The seat's "level" column holds the bot's keyword options (or null).
-            options = row.level if isinstance(row.level, dict) else {}
-            return (row.bot, options), None
-        timeout = s.row.takeover_seconds
-        if timeout is None or s.present(seat):
-            return None, None
-        left = s.away_since[seat] + timeout - time.monotonic()
-        if left > 0:
-            return None, left
-        return (takeover_bot(s.row.game), {}), None
+        to look again (None = only on wake): the rule of server/turns.py."""
+        who, wait, _why = turns.controller(self.session, seat)
+        return who, wait
 
     async def _run(self) -> None:
         s = self.session
@@ -84,6 +67,10 @@ class BotDriver:
                 continue
             seat = s.state.to_move
             who, wait = self.controller(seat)
+            for_human = who is not None and seat is not None and s.seats[seat].kind == "human"
+            if for_human != self.for_human:  # the seat shows it (and stops showing it)
+                self.for_human = for_human
+                s.seats_changed()
             if who is None or seat is None:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.wake.wait(), timeout=wait)

@@ -30,11 +30,12 @@ from spillebord.server.infra import dayclock
 from spillebord.server.infra.storage.health import StoreUnavailable
 from spillebord.server.infra.storage.repo import EventRow, MatchRow, Repository, SeatRow, now
 from spillebord.server.infra.storage.writer import LeaseLost, Op
-from spillebord.server.room import fairness, wire
+from spillebord.server.room import fairness, turns, wire
 from spillebord.server.room.clock import Clock, Tally
 
 if TYPE_CHECKING:
     from spillebord.server.room.ports import RoomPorts
+    from spillebord.server.room.rematch import Offer
 
 
 CHECKPOINT = 32  # solitaires: a kept state every this many actions, for undo
@@ -90,6 +91,17 @@ class Session:
         self.seat_listeners: list[Callable[[str], None]] = []
         self._seats_sent = ""
         self._seats_due = False
+        # When the table's last open seat was claimed (wall clock; turns.py): a turn
+        # never starts before it.  None: full from the start, or since before a restart.
+        self.full_since: float | None = None
+        self._was_open = not turns.table_full(self)
+        # Solver verdicts of positions on the current line, by the number of effective
+        # actions (a new move after an undo drops the later ones): "Fortryd til sidste
+        # vindbare stilling" (ws.py ``rewind``).
+        self.verdicts: dict[int, str] = {}
+        # "Spil igen" (server/rematch.py): the offer once a seat accepted, in memory.
+        self.rematch: Offer | None = None
+        self.rematch_lock = asyncio.Lock()
         for e in row.events:
             self._apply_event(e)
         row.events = []
@@ -137,6 +149,8 @@ class Session:
         if e.kind == "act":
             self._advance(e.text, nxt)
             self.undone.clear()
+            for index in [i for i in self.verdicts if i >= len(self.applied)]:
+                del self.verdicts[index]
         elif e.kind == "undo":
             self._state = nxt if nxt is not None else self._before_last()
             self.undone.append(self.applied.pop())
@@ -223,16 +237,26 @@ class Session:
         them); whether any changed."""
         changed = False
         for old, new in zip(self.seats, fresh, strict=False):
-            if (old.kind, old.bot, old.level, old.token_hash, old.player_id) != (
-                    new.kind, new.bot, new.level, new.token_hash, new.player_id):
+            if (old.kind, old.bot, old.level, old.token_hash, old.player_id, old.left) != (
+                    new.kind, new.bot, new.level, new.token_hash, new.player_id, new.left):
                 old.kind, old.bot, old.level = new.kind, new.bot, new.level
                 old.token_hash, old.player_id = new.token_hash, new.player_id
+                old.left = new.left
                 changed = True
         if changed:
             self._seats_written()
         return changed
 
+    def seat_left(self, seat: int, when: datetime) -> None:
+        """The seat's player gave it up here: a bot plays it from now on (turns.py)."""
+        self.seats[seat].left = when
+        self._seats_written()
+
     def _seats_written(self) -> None:
+        full = turns.table_full(self)
+        if full and self._was_open:
+            self.full_since = time.time()
+        self._was_open = not full
         self.announce_change()  # the bot driver looks again
         self.seats_changed()  # every socket here sees the seats
 
@@ -255,10 +279,13 @@ class Session:
         the last one."""
         self._seats_due = False
         text = _dumps(self.seat_list())
+        if self.rematch is not None:
+            text += f',"rematch":{_dumps(self.rematch.to_json())}'
         if text == self._seats_sent:
             return
         self._seats_sent = text
-        message = f'{{"t":"seats","v":{self.version},"d":{{"seats":{text}}}}}'
+        turn = "" if self.row.turn_seconds is None else f',"turn":{self._turn_text()}'
+        message = f'{{"t":"seats","v":{self.version},"d":{{"seats":{text}{turn}}}}}'
         for listener in list(self.seat_listeners):
             listener(message)
 
@@ -452,7 +479,10 @@ class Session:
         # the cached dict and 1.3-3.5 µs with the view as an orjson.Fragment — the
         # server's loop has 5-18 µs an action to spare (docs/benchmarks/server.md).
         events = [self.event_json(e) for e in self.events[max(0, since):]]
-        return (f'{{"t":"state","v":{version},"d":{cached[1]},'
+        turn = "" if self.row.turn_seconds is None else f'"turn":{self._turn_text()},'
+        if self.solitaire:
+            turn += f'"hints":{self.row.hints},'
+        return (f'{{"t":"state","v":{version},"d":{cached[1]},{turn}'
                 f'"events":{_dumps(events)}}}}}')
 
     def sealed(self) -> bool:
@@ -460,6 +490,10 @@ class Session:
         (server/daily.py) names its deal nowhere — not even to its own seat."""
         until = self.row.sealed_until
         return until is not None and dayclock.now() < until
+
+    def _turn_text(self) -> str:
+        """The turn timer now (turns.py), as JSON: per message, not cached."""
+        return _dumps(turns.turn_json(self))
 
     def fair_info(self) -> dict[str, Any] | None:
         """The deal's commitment; with the deal and salt once they may be shown (the
@@ -477,6 +511,13 @@ class Session:
                 # JavaScript number)
                 "text": f"{r.deal}:{r.salt}" if reveal else None}
 
+    def last_winnable(self) -> int | None:
+        """The number of effective actions of the last position before this one that a
+        solver verdict found winnable (None: none known)."""
+        known = [i for i, v in self.verdicts.items()
+                 if v == "winnable" and i < len(self.applied)]
+        return max(known) if known else None
+
     def clock(self) -> Clock:
         """Moves made and time played so far (server/clock.py)."""
         return self.tally.clock()
@@ -490,7 +531,9 @@ class Session:
              "claimed": s.kind == "bot" or s.token_hash is not None,
              "connected": self.present(s.seat),
              "bot_playing": s.kind == "human"
-             and self.ports.presence.bot_playing(self.id, s.seat)}
+             and self.ports.presence.bot_playing(self.id, s.seat),
+             "bot_reason": turns.controller(self, s.seat)[2] if s.kind == "human" else "",
+             "left": s.left is not None}
             for s in self.seats
         ]
 
@@ -509,6 +552,9 @@ class Session:
             "deal": r.deal if show_deal else None,
             "fair": self.fair_info(),
             "takeover_seconds": r.takeover_seconds,
+            "turn_seconds": r.turn_seconds,
+            "turn": turns.turn_json(self),
+            "rematch": None if self.rematch is None else self.rematch.to_json(),
             "created": r.created.isoformat(),
             "finished": r.finished.isoformat() if r.finished else None,
         }

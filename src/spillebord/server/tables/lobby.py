@@ -13,7 +13,7 @@ import secrets
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 
 from spillebord import bots
 from spillebord.server.errors import Refusal
@@ -56,6 +56,8 @@ class CreateMatch(BaseModel):
     # With "winnable": a deal of that difficulty from the shipped table (solvers.tables)
     difficulty: Literal["easy", "medium", "hard"] | None = None
     takeover_seconds: int | None = None
+    # The turn timer (server/turns.py): the page offers none, 30, 60 and 120 s.
+    turn_seconds: StrictInt | None = None
     player: str | None = None
     public: bool = False  # listed in the lobby (docs/protocol.md, "Open tables")
     fill_after: int | None = None  # seconds until bots take the open seats
@@ -209,6 +211,11 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None,
     if t is not None and not hub.settings.min_takeover <= t <= 86400:
         raise Refusal("bad_request", f"takeover_seconds is null or "
                                      f"{hub.settings.min_takeover}–86400")
+    turn = req.turn_seconds
+    if turn is not None and (game.is_solitaire or isinstance(turn, bool)
+                             or not hub.settings.min_turn <= turn <= 600):
+        raise Refusal("bad_request", "turn_seconds is null or "
+                                     f"{hub.settings.min_turn}–600, at a table game only")
     open_seats = sum(1 for spec in specs if spec == "human")
     fill_level = check_open_table(hub, game.key, req, open_seats)
     bots_only = not any(spec in ("me", "human") for spec in specs)
@@ -240,6 +247,7 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None,
             seat_rows.append(SeatRow(i, "human"))
     row = MatchRow(id=match_id, game=game.key, flags=flags, seats=n, deal=deal,
                    status="running", created=now(), takeover_seconds=t, creator=player,
+                   turn_seconds=turn,
                    seat_rows=seat_rows, salt=fairness.new_salt(), sealed_until=sealed_until)
     opened = None
     if req.public or req.fill_after is not None:

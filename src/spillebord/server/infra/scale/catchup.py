@@ -39,7 +39,8 @@ def read_since(engine: Engine, match_id: str, seq: int
 
 def read_seats(engine: Engine, match_id: str) -> list[SeatRow]:
     with engine.connect() as conn:
-        return [SeatRow(s.seat, s.kind, s.bot, s.level, s.token_hash, s.player_id)
+        return [SeatRow(s.seat, s.kind, s.bot, s.level, s.token_hash, s.player_id,
+                        aware(s.left))
                 for s in conn.execute(select(seats).where(seats.c.match_id == match_id)
                                       .order_by(seats.c.seat))]
 

@@ -76,6 +76,8 @@ matches = Table(
     Column("status", String(16), nullable=False),  # running | finished
     Column("outcome", JSON, nullable=True),
     Column("takeover_seconds", Integer, nullable=True),
+    Column("turn_seconds", Integer, nullable=True),  # the turn timer (bots_runner.py)
+    Column("hints", Integer, nullable=True),  # solitaires: hints given (null = none)
     Column("creator", String(32), nullable=True),
     Column("created", DateTime(timezone=True), nullable=False),
     Column("finished", DateTime(timezone=True), nullable=True),
@@ -95,6 +97,7 @@ seats = Table(
     Column("level", JSON, nullable=True),  # a bot's keyword options (incl. level), or null
     Column("token_hash", String(64), nullable=True),  # sha256 hex; null until claimed
     Column("player_id", String(32), nullable=True),
+    Column("left", DateTime(timezone=True), nullable=True),  # gave up: a bot plays it
     Index("ix_seats_player", "player_id"),
     # One player, one seat per table, under any race and on every worker (issue 28);
     # seats without a player (bots, open seats) are NULL and never collide.

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import insert, or_, select, update
+from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -30,6 +30,7 @@ class SeatRow:
     level: Any = None
     token_hash: str | None = None
     player_id: str | None = None
+    left: datetime | None = None  # the player gave up the seat; a bot plays it
 
 
 @dataclass(slots=True)
@@ -52,6 +53,8 @@ class MatchRow:
     status: str
     created: datetime
     takeover_seconds: int | None = None
+    turn_seconds: int | None = None  # the turn timer; None = none
+    hints: int = 0  # solitaires: hints given
     creator: str | None = None
     outcome: dict[str, Any] | None = None
     finished: datetime | None = None
@@ -92,6 +95,7 @@ class Repository:
             conn.execute(insert(matches).values(
                 id=m.id, game=m.game, flags=m.flags, seats=m.seats, deal=m.deal, salt=m.salt,
                 status=m.status, outcome=None, takeover_seconds=m.takeover_seconds,
+                turn_seconds=m.turn_seconds,
                 creator=m.creator, created=m.created, finished=None,
                 **({"sealed_until": m.sealed_until} if m.sealed_until else {}),
             ))
@@ -112,14 +116,16 @@ class Repository:
         m = MatchRow(
             id=row.id, game=row.game, flags=dict(row.flags), seats=row.seats,
             deal=int(row.deal), status=row.status, created=aware(row.created) or now(),
-            takeover_seconds=row.takeover_seconds, creator=row.creator,
+            takeover_seconds=row.takeover_seconds, turn_seconds=row.turn_seconds,
+            hints=row.hints or 0,
+            creator=row.creator,
             outcome=row.outcome, finished=aware(row.finished), salt=row.salt,
             sealed_until=aware(row.sealed_until),
         )
         for s in conn.execute(select(seats).where(seats.c.match_id == m.id)
                               .order_by(seats.c.seat)):
             m.seat_rows.append(SeatRow(s.seat, s.kind, s.bot, s.level, s.token_hash,
-                                       s.player_id))
+                                       s.player_id, aware(s.left)))
         for a in conn.execute(select(actions).where(actions.c.match_id == m.id)
                               .order_by(actions.c.seq)):
             m.events.append(EventRow(a.seq, a.kind, a.text, a.seat, bool(a.by_bot),
@@ -190,6 +196,26 @@ class Repository:
                 raise Refusal("seat_taken", "someone else has taken this seat", 409)
             touch(conn, str(inv.match_id), now())
             return str(inv.match_id), int(inv.seat)
+
+    def count_hint(self, match_id: str) -> None:
+        """One more hint given in the match (solitaires; shown with the result)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(matches).where(matches.c.id == match_id).values(
+                hints=func.coalesce(matches.c.hints, 0) + 1))
+
+    def leave_seat(self, match_id: str, seat: int, when: datetime) -> bool:
+        """Mark a claimed human seat of a running match given up (once: a second
+        leave changes nothing and answers False)."""
+        with self.engine.begin() as conn:
+            status = conn.execute(select(matches.c.status)
+                                  .where(matches.c.id == match_id)).scalar_one_or_none()
+            if status != "running":
+                return False
+            done = conn.execute(update(seats).where(
+                seats.c.match_id == match_id, seats.c.seat == seat,
+                seats.c.kind == "human", seats.c.left.is_(None))
+                .values(left=when))
+            return bool(done.rowcount == 1)
 
     # -- events (used by the writer inside its batch transaction) -------------------
     @staticmethod

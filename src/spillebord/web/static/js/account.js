@@ -4,7 +4,7 @@
 // then uses the account's player id); a signed-in player can change the password or
 // sign out.  The sign-in itself is an HttpOnly cookie the page never sees.
 
-import { ApiError, changePassword, ensurePlayer, forgetPlayer, getMe, setName, signIn, signOut, signUp, usePlayer } from "./api.js";
+import { ApiError, changePassword, ensurePlayer, forgetPlayer, forgetSeats, getMe, setName, signIn, signOut, signUp, usePlayer } from "./api.js";
 import { t } from "./i18n.js";
 import { el, errorText, showMessage } from "./ui.js";
 
@@ -119,6 +119,7 @@ async function leave() {
     }
   }
   forgetPlayer();
+  forgetSeats();
   location.reload();
 }
 
@@ -158,6 +159,7 @@ export async function renderAccount() {
     fail(err);
     if (!(err instanceof ApiError) || err.status !== 401) return;
     forgetPlayer();
+    forgetSeats(); // the ended sign-in's seats answer to no one here any more
     await ensurePlayer();
     me = await getMe();
   }

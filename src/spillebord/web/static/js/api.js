@@ -133,6 +133,9 @@ export const signUp = (name, password) => request("POST", "/api/account", { name
 export const signIn = (name, password) => request("POST", "/api/session", { name, password });
 /** @returns {Promise<null>} */
 export const signOut = () => request("DELETE", "/api/session");
+/** A signed-in player's games from the server ("Dine spil" on any device).
+ * @returns {Promise<import("./protocol").MyGames>} */
+export const getMyGames = () => request("GET", "/api/me/games");
 /** @param {string} oldPassword @param {string} newPassword @returns {Promise<null>} */
 export const changePassword = (oldPassword, newPassword) =>
   request("PUT", "/api/account/password", { old_password: oldPassword, new_password: newPassword });
@@ -183,6 +186,16 @@ export function usePlayer(id) {
 }
 export function forgetPlayer() {
   localStorage.removeItem("spillebord.player");
+}
+
+/** "Log ud": forget every seat token, invite and game this browser holds (they were the
+ * account's; the server refuses the account's seats to a socket that is not signed in
+ * as it, and the games come back from the server on signing in again). */
+export function forgetSeats() {
+  for (const key of Object.keys(localStorage)) {
+    if (key.startsWith("spillebord.token.") || key.startsWith("spillebord.invites.")) localStorage.removeItem(key);
+  }
+  localStorage.removeItem("spillebord.matches");
 }
 
 // Seat tokens are kept per match so a reload or a new tab finds the seat again.

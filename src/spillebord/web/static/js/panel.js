@@ -68,7 +68,12 @@ export function renderSeats(box, match, st, seatName) {
       li.dataset.presence = presence;
       li.append(" ", el("span", { class: "pill", text: t(`seat.${presence}`) }));
     }
-    if (s.kind === "human" && s.bot_playing) li.append(" ", el("span", { class: "pill", text: t("seat.bot_playing") }));
+    // Why a bot plays a human seat (server/turns.py): given up, turn timer, away.
+    if (s.kind === "human" && (s.bot_playing || s.left)) {
+      const why = s.left ? "left" : s.bot_reason || "away";
+      li.dataset.bot = why;
+      li.append(" ", el("span", { class: "pill bot-pill", text: t(`seat.bot_${why}`) }));
+    }
     ul.append(li);
   }
   box.append(ul);

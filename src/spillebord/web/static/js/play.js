@@ -12,7 +12,7 @@ import { createFairBox } from "./fair.js";
 import { createChat } from "./chat.js";
 import { showDailyBadge } from "./daily_badge.js";
 import { showRatingChange } from "./rating.js";
-import { mergeEvents, Session } from "./session.js";
+import { ACCOUNT_SEAT, mergeEvents, Session } from "./session.js";
 import { announce, choose, clearMessage, el, errorText, initPage, showMessage } from "./ui.js";
 
 /** @typedef {import("./protocol").StateData} StateData */
@@ -49,6 +49,40 @@ let ratingShown = false; // the rating change after a rated game (rating.js)
 let people = [];
 /** @type {StateData | null} */
 let last = null;
+/** @type {{ seat: number, seconds: number, until: number } | null} the running turn timer (the server's; shown only) */
+let turnClock = null;
+
+/** Take the server's turn timer from a `state` or `seats` message (counted from receipt).
+ * @param {import("./protocol").TurnTimer | null | undefined} turn */
+function setTurn(turn) {
+  if (turn === undefined) return;
+  turnClock = turn ? { seat: turn.seat, seconds: turn.seconds, until: performance.now() + turn.left_ms } : null;
+  drawTurnClock();
+}
+
+/** The countdown on the seat whose turn it is ("0:23"); a bot takes the turn at 0:00. */
+function drawTurnClock() {
+  for (const old of document.querySelectorAll(".turn-timer")) {
+    if (!turnClock || old.closest("[data-seat]")?.getAttribute("data-seat") !== String(turnClock.seat)) old.remove();
+  }
+  if (!turnClock || (last && last.outcome)) return;
+  const li = $("seats").querySelector(`li[data-seat="${turnClock.seat}"]`);
+  if (!(li instanceof HTMLElement)) return;
+  if (li.dataset.bot) {
+    li.querySelector(".turn-timer")?.remove(); // the bot plays the turn now: no countdown
+    return;
+  }
+  const left = Math.max(0, Math.ceil((turnClock.until - performance.now()) / 1000));
+  const text = t("table.turn_left", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
+  let pill = li.querySelector(".turn-timer");
+  if (!pill) {
+    pill = el("span", { class: "pill turn-timer", role: "timer" });
+    li.append(" ", pill);
+  }
+  pill.textContent = text;
+  pill.classList.toggle("urgent", left <= 10);
+}
+setInterval(drawTurnClock, 250);
 const log = debug.log;
 /** @type {(seat: number) => string} */
 let seatName = (i) => t("seat.player", { n: i + 1 });
@@ -82,6 +116,13 @@ let held = null;
 let early = null;
 
 function takeToken() {
+  if (location.hash === "#account") {
+    // "Dine spil" on another device: the account's sign-in opens its seat (no token here).
+    history.replaceState(null, "", location.pathname + location.search);
+    const kept = loadToken(matchId);
+    if (!kept) saveToken(matchId, ACCOUNT_SEAT); // a reload finds the seat again
+    return kept || ACCOUNT_SEAT;
+  }
   const m = location.hash.match(/token=([^&]+)/);
   if (m) {
     const token = decodeURIComponent(m[1]);
@@ -113,12 +154,26 @@ function sentence(ev) {
 function updateToolbar(st) {
   const solitaire = match.seats.length === 1;
   const player = mySeat !== null && st.status !== "finished";
+  $("leave").hidden = solitaire || !player;
+  drawRematch(st);
   for (const id of ["undo", "redo", "hint"]) $(id).hidden = !solitaire || mySeat === null;
   $button("undo").disabled = !player || !st.can_undo;
   $button("redo").disabled = !player || !st.can_redo;
   $button("hint").disabled = !player || !st.legal.length || !match.solver;
   $("hint").hidden ||= !match.solver;
   $("resign").hidden = !st.legal.includes("resign");
+}
+
+/** "Spil igen" at the end of a table game: the button for a human seat, and who said yes.
+ * @param {StateData | null} st */
+function drawRematch(st) {
+  const over = Boolean(st && st.outcome) && match.seats.length > 1;
+  const me = mySeat !== null ? match.seats[mySeat] : null;
+  $("rematch").hidden = !over || !me || me.kind !== "human" || Boolean(me.left);
+  const offer = match.rematch;
+  const humans = match.seats.filter((s) => s.kind === "human" && !s.left).length;
+  $("rematch-note").hidden = !over || !offer;
+  if (over && offer) $("rematch-note").textContent = t("play.rematch_count", { n: offer.accepted.length, of: humans });
 }
 
 /** @param {StateData} st */
@@ -155,6 +210,7 @@ function onState(d, v = 0) {
   updateToolbar(d);
   $("status").textContent = statusText(d);
   renderSeats($("seats"), match, d, seatName);
+  setTurn(d.turn === undefined ? null : d.turn);
   fairBox?.update(match, Boolean(d.outcome));
   if (d.outcome && mySeat !== null && match.seats.length > 1 && !ratingShown && $("rating")) {
     ratingShown = true;
@@ -179,6 +235,22 @@ function onState(d, v = 0) {
     }, 700);
   }
   if (d.outcome) $("verdict").textContent = "";
+  // A lost position is offered the way back; a new position asks again.
+  if (v !== lostVersion) $("rewind").hidden = true;
+  // Hints are counted with the result ("Vundet med 4 tip").
+  if (d.outcome && d.hints && match.seats.length === 1) {
+    const key = d.outcome.winners.length ? "play.won_with_hints" : "play.hints_used";
+    $("outcome").append(el("p", { class: "hints-used", text: t(key, { n: d.hints }) }));
+  }
+}
+
+/** The version found lost (the "Fortryd til sidste vindbare stilling" button's). */
+let lostVersion = -1;
+/** @param {string | undefined} verdict @param {number | undefined} v */
+function offerRewind(verdict, v) {
+  if (verdict !== "unwinnable" || mySeat === null || !session || (typeof v === "number" && v < session.version)) return;
+  lostVersion = session.version;
+  $("rewind").hidden = false;
 }
 
 /** @type {import("./board").RendererCtx} */
@@ -253,6 +325,7 @@ async function main() {
   const redrawSeats = () => {
     renderSeats($("seats"), match, last, seatName);
     renderInvites($("invites"), matchId, match);
+    drawTurnClock();
   };
   renderInvites($("invites"), matchId, match);
   rememberMatch({ match_id: matchId, game: match.game });
@@ -295,13 +368,22 @@ async function main() {
       $("role").hidden = mySeat !== null;
       redrawSeats();
       chat?.refresh();
+      drawRematch(last);
     },
     onState,
     onChat(d) {
       chat?.add(d);
     },
+    onRematch(d) {
+      // This seat's seat at the new table: go there (the token travels in the fragment).
+      saveToken(d.match_id, d.token);
+      rememberMatch({ match_id: d.match_id, game: match.game });
+      location.assign(d.play_url);
+    },
     onSeats(d) {
-      match = withPeople({ ...match, seats: d.seats });
+      match = withPeople({ ...match, seats: d.seats, rematch: d.rematch || match.rematch || null });
+      setTurn(d.turn);
+      drawRematch(last);
       loadPeople();
       loadRated();
       seatName = seatNamer(match, mySeat);
@@ -309,7 +391,8 @@ async function main() {
       chat?.refresh();
     },
     onError(d) {
-      if (d.code === "bad_token") {
+      if (d.ref === "rematch") $button("rematch").disabled = false;
+      if (d.code === "bad_token" || d.code === "seat_left" || d.code === "sign_in_needed") {
         localStorage.removeItem(`spillebord.token.${matchId}`);
         settled = true;
         mySeat = null;
@@ -344,6 +427,12 @@ async function main() {
       hintVersion = session ? session.version : -1;
       debug.hint = d.action;
       debug.hints = (debug.hints || 0) + 1;
+      if (d.verdict === "unwinnable") {
+        ctx.say(t("hint.lost"));
+        $("verdict").textContent = t("verdict.unwinnable");
+        offerRewind(d.verdict, v);
+        return;
+      }
       if (!d.action) {
         ctx.say(t("hint.none"));
         return;
@@ -351,9 +440,12 @@ async function main() {
       ctx.say(t("hint.is", { action: describe(d.action) }));
       renderer?.showHint?.(d.action);
     },
-    onVerdict(d) {
+    onVerdict(d, v) {
       solverDone();
+      // An answer for a position the game has left is not shown (it would contradict a hint).
+      if (typeof v === "number" && session && v < session.version) return;
       $("verdict").textContent = t(`verdict.${d.verdict}`);
+      offerRewind(d.verdict, v);
     },
     async onChoices(d) {
       const value = await choose(t("play.which_move"), d.actions.map((a) => ({ value: a, label: describe(a) })));
@@ -397,6 +489,21 @@ async function main() {
   $("resign").addEventListener("click", async () => {
     const ok = await choose(t("play.resign_confirm"), [{ value: "resign", label: t("play.resign") }]);
     if (ok) ctx.act("resign");
+  });
+  $("leave").addEventListener("click", async () => {
+    const ok = await choose(t("play.leave_confirm"), [{ value: "leave", label: t("play.leave") }]);
+    if (!ok) return;
+    // The seat is the bot's now: this browser keeps no token for it (it watches on).
+    localStorage.removeItem(`spillebord.token.${matchId}`);
+    live.leave();
+  });
+  $("rewind").addEventListener("click", () => {
+    $("rewind").hidden = true;
+    live.rewind();
+  });
+  $("rematch").addEventListener("click", () => {
+    $button("rematch").disabled = true;
+    live.rematch();
   });
   $link("watch-link").href = `/play/${matchId}`;
   if (match.seats.length === 1 && match.deal !== null && match.deal !== undefined) {

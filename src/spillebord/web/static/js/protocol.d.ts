@@ -86,6 +86,45 @@ export interface Me {
   account: boolean;
 }
 
+/** @wire GET /api/me/games */
+export interface MyGames {
+  player_id: string;
+  games: MyGame[];
+}
+
+/** @wire GET /api/me/games */
+export interface MyGame {
+  match_id: string;
+  game: string;
+  status: MatchStatus;
+  seat: number;
+  /** the table's number of seats (1: a solitaire) */
+  seats: number;
+  /** the player gave the seat up (a bot played it on): a loss */
+  left: boolean;
+  result: "won" | "lost" | "draw" | null;
+  place: number | null;
+  bonus: number | null;
+  reason: string | null;
+  opponents: MyOpponent[];
+  created: string;
+  finished: string | null;
+  /** "/play/{id}#account": the account's sign-in opens the seat on any device */
+  play_url: string;
+  replay_url: string | null;
+}
+
+/** @wire GET /api/me/games */
+export interface MyOpponent {
+  seat: number;
+  kind: "human" | "bot";
+  bot: string | null;
+  level: number | null;
+  name: string | null;
+  claimed: boolean;
+  left: boolean;
+}
+
 /** @wire GET /api/lobby, WebSocket /ws/lobby */
 export interface LobbyList {
   tables: LobbyTable[];
@@ -364,6 +403,8 @@ export interface CreateMatchRequest {
   /** with "winnable": a rated deal of this difficulty (GameInfo.difficulty) */
   difficulty?: "easy" | "medium" | "hard" | null;
   takeover_seconds?: number | null;
+  /** the turn timer (table games): the page offers 30, 60 or 120 s */
+  turn_seconds?: number | null;
   player?: string;
   /** listed in the lobby (open tables) */
   public?: boolean;
@@ -403,6 +444,10 @@ export interface MatchInfo {
   deal: number | string | null;
   fair: FairDeal | null;
   takeover_seconds: number | null;
+  /** the turn timer's length in seconds (null: no timer) */
+  turn_seconds: number | null;
+  turn: TurnTimer | null;
+  rematch: RematchOffer | null;
   created: string;
   finished: string | null;
 }
@@ -429,11 +474,43 @@ export interface SeatInfo {
   claimed: boolean;
   connected: boolean;
   bot_playing: boolean;
+  /** why a bot plays this human seat: given up, turn timer run out, away ("" for none) */
+  bot_reason: "" | "left" | "timer" | "away";
+  /** the player gave the seat up ("leave"); a bot plays it for the rest of the game */
+  left: boolean;
+}
+
+/** @wire ← seats, ← state, GET /api/matches/{id} */
+export interface TurnTimer {
+  seat: number;
+  seconds: number;
+  /** milliseconds left when the server made the message (count down from receipt) */
+  left_ms: number;
+}
+
+/** @wire ← seats, GET /api/matches/{id} */
+export interface RematchOffer {
+  /** the new table */
+  match_id: string;
+  /** the seats that accepted so far */
+  accepted: number[];
+}
+
+/** @wire ← rematch */
+export interface RematchSeat {
+  match_id: string;
+  seat: number;
+  token: string;
+  play_url: string;
 }
 
 /** @wire ← seats */
 export interface SeatsData {
   seats: SeatInfo[];
+  /** "Spil igen": once a seat accepted (absent before) */
+  rematch?: RematchOffer;
+  /** only at a table with a turn timer (null: no turn is timed now) */
+  turn?: TurnTimer | null;
 }
 
 /** @wire ← state */
@@ -704,6 +781,10 @@ export interface StateData {
   clock?: Clock;
   moves?: { [action: string]: MoveFacts };
   status: MatchStatus;
+  /** only at a table with a turn timer (null: no turn is timed now) */
+  turn?: TurnTimer | null;
+  /** solitaires: hints given in this game so far */
+  hints?: number;
 }
 
 /** @wire ← error */
@@ -716,6 +797,10 @@ export interface ErrorData extends RefusalMessage {
 /** @wire ← hint */
 export interface HintData {
   action: string | null;
+  /** the position's verdict: "unwinnable" → no move is suggested (offer `rewind`) */
+  verdict?: "winnable" | "unwinnable" | "unknown";
+  /** hints given in this game so far, this one included */
+  hints?: number;
 }
 
 /** @wire ← verdict */
@@ -762,12 +847,16 @@ export type ServerMessage =
   | Frame<"hint", HintData>
   | Frame<"verdict", VerdictData>
   | Frame<"choices", ChoicesData>
+  | Frame<"rematch", RematchSeat>
   | Frame<"pong", PongData>
   | Frame<"chat", ChatLine>;
 
 /** @wire → hello */
 export interface HelloData {
-  token: string;
+  /** the seat's token; or instead of it ... */
+  token?: string;
+  /** ... true: the seat of the socket's signed-in account ("Dine spil" on another device) */
+  account?: boolean;
 }
 
 /** @wire → act */
@@ -780,7 +869,7 @@ export interface ClickData {
   target: string;
 }
 
-/** The empty `d` of `sync`, `undo`, `redo`, `hint` and `verdict`. */
+/** The empty `d` of `sync`, `undo`, `redo`, `hint`, `verdict`, `leave`, `rematch` and `rewind`. */
 export type Empty = { [key: string]: never };
 
 export type ClientMessage =
@@ -792,6 +881,9 @@ export type ClientMessage =
   | Frame<"click", ClickData>
   | Frame<"hint", Empty>
   | Frame<"verdict", Empty>
+  | Frame<"leave", Empty>
+  | Frame<"rematch", Empty>
+  | Frame<"rewind", Empty>
   | Frame<"ping", { [key: string]: unknown }>
   | Frame<"chat", ChatData>;
 

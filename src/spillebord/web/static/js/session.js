@@ -20,9 +20,10 @@ import { parseJson } from "./api.js";
  * @property {(d: import("./protocol").SeatsData) => void} [onSeats]
  * @property {(d: import("./protocol").ErrorData) => void} [onError]
  * @property {(d: import("./protocol").HintData, v?: number) => void} [onHint]
- * @property {(d: import("./protocol").VerdictData) => void} [onVerdict]
+ * @property {(d: import("./protocol").VerdictData, v?: number) => void} [onVerdict]
  * @property {(d: import("./protocol").ChoicesData) => void} [onChoices]
  * @property {(d: import("./protocol").ChatLine) => void} [onChat]
+ * @property {(d: import("./protocol").RematchSeat) => void} [onRematch]
  * @property {(status: ConnectionStatus) => void} [onConnection]
  */
 /** @typedef {"connecting" | "open" | "lost" | "closed" | "not_found"} ConnectionStatus */
@@ -44,6 +45,10 @@ export function mergeEvents(log, events) {
 
 export const PING_MS = 4000;
 export const SILENT_MS = 9000;
+
+/** The "token" of a seat opened by the account's sign-in (`hello {"account": true}`):
+ * "Dine spil" links a signed-in player's running games on any device with `#account`. */
+export const ACCOUNT_SEAT = "@account";
 
 export class Session {
   /**
@@ -89,7 +94,7 @@ export class Session {
       this.heard = performance.now();
       clearInterval(this.beat);
       this.beat = setInterval(() => this.heartbeat(ws), PING_MS);
-      if (this.token) this.raw("hello", { token: this.token });
+      if (this.token) this.raw("hello", this.token === ACCOUNT_SEAT ? { account: true } : { token: this.token });
       if (resume !== null) ws.send(JSON.stringify({ t: "sync", v: resume, d: {} }));
       this.h.onConnection?.("open");
       for (const msg of this.pending.splice(0)) ws.send(msg);
@@ -199,13 +204,16 @@ export class Session {
         this.h.onHint?.(msg.d, msg.v);
         break;
       case "verdict":
-        this.h.onVerdict?.(msg.d);
+        this.h.onVerdict?.(msg.d, msg.v);
         break;
       case "choices":
         this.h.onChoices?.(msg.d);
         break;
       case "chat":
         this.h.onChat?.(msg.d);
+        break;
+      case "rematch":
+        this.h.onRematch?.(msg.d);
         break;
       default:
         break;
@@ -247,6 +255,18 @@ export class Session {
   }
   hint() {
     this.raw("hint", {});
+  }
+  /** Give up the seat: a bot plays it from now on, this socket watches (server/leaving.py). */
+  leave() {
+    this.raw("leave", {});
+  }
+  /** "Spil igen" at a finished table: the answer is this seat's seat at the new table. */
+  rematch() {
+    this.raw("rematch", {});
+  }
+  /** Solitaires: undo back to the last position a solver verdict found winnable. */
+  rewind() {
+    this.raw("rewind", {});
   }
   verdict() {
     this.raw("verdict", {});

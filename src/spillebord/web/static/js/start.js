@@ -179,6 +179,11 @@ function tableForm(g) {
   fill();
   const button = el("button", { type: "submit", class: "primary", text: t("start.open_room") });
   const takeover = el("input", { type: "checkbox", name: "takeover", id: `${g.key}-takeover` });
+  // The turn timer (server/turns.py): when a turn runs out, a bot of the table's level plays it.
+  const turnTimer = el("select", { name: "turn", id: `${g.key}-turn` });
+  for (const [value, key] of [["", "start.turn_none"], ["30", "start.turn_30"], ["60", "start.turn_60"], ["120", "start.turn_120"]]) {
+    turnTimer.append(el("option", { value, text: t(key) }));
+  }
   // Open tables (lobby.js): public in the lobby, and bots in the free seats after a wait.
   const isPublic = el("input", { type: "checkbox", name: "public", id: `${g.key}-public` });
   const fillAfter = el("select", { name: "fill", id: `${g.key}-fill` });
@@ -186,6 +191,7 @@ function tableForm(g) {
     fillAfter.append(el("option", { value, text: t(key) }));
   }
   form.append(el("label", { class: "inline" }, t("start.seat_count"), " ", count), list,
+    el("label", { class: "inline", for: `${g.key}-turn` }, t("start.turn"), " ", turnTimer),
     el("label", { class: "check", for: `${g.key}-takeover` }, takeover, t("start.takeover")),
     el("label", { class: "check", for: `${g.key}-public` }, isPublic, t("start.public")),
     el("label", { class: "inline", for: `${g.key}-fill` }, t("start.fill"), " ", fillAfter));
@@ -209,6 +215,7 @@ function tableForm(g) {
     /** @type {CreateMatchRequest} */
     const spec = { game: g.key, seats, deal: "random", flags: readFlags(form, g) };
     if (takeover.checked) spec.takeover_seconds = 60;
+    if (turnTimer.value) spec.turn_seconds = Number(turnTimer.value);
     if (isPublic.checked) spec.public = true;
     if (fillAfter.value) spec.fill_after = Number(fillAfter.value);
     start(spec, button);
@@ -253,7 +260,7 @@ async function main() {
   }
   const player = await ensurePlayer().catch(() => null);
   const finished = await renderStats(/** @type {HTMLElement} */ (document.getElementById("stats-body")), player, games);
-  renderHistory(/** @type {HTMLElement} */ (document.getElementById("history-body")), games, finished);
+  await renderHistory(/** @type {HTMLElement} */ (document.getElementById("history-body")), games, finished);
   document.body.dataset.ready = "1";
 }
 

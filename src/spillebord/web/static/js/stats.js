@@ -4,7 +4,7 @@
 // with its dates, win rate, streaks and the solitaires' best time and fewest moves.
 // Also the list of the browser's games: finished ones open as replays.
 
-import { getStats, knownMatches } from "./api.js";
+import { getMyGames, getStats, knownMatches } from "./api.js";
 import { currentLang, t } from "./i18n.js";
 import { botName } from "./panel.js";
 import { barsChart, linesChart } from "./charts.js";
@@ -122,8 +122,16 @@ export async function renderStats(box, player, games, { full = false } = {}) {
  * @param {GameInfo[]} games
  * @param {Set<string>} finished
  */
-export function renderHistory(box, games, finished) {
+export async function renderHistory(box, games, finished) {
   box.innerHTML = "";
+  // Signed in: the account's games from the server (any device); a guest's stay in the browser.
+  if (document.getElementById("account")?.dataset.account === "1") {
+    const mine = await getMyGames().catch(() => null);
+    if (mine) {
+      renderServerHistory(box, games, mine.games);
+      return;
+    }
+  }
   const list = knownMatches();
   if (!list.length) {
     box.append(el("p", { text: t("history.none") }));
@@ -140,6 +148,43 @@ export function renderHistory(box, games, finished) {
       `${name(m.game)} — ${when} `,
       el("a", { href: `/play/${m.match_id}`, text: t("history.open") }), " ",
       finished.has(m.match_id) ? el("a", { href: `/replay/${m.match_id}`, text: t("history.replay") }) : ""));
+  }
+  box.append(ul);
+}
+
+/**
+ * The signed-in player's games as the server has them: game, date, result, place or
+ * bonus, the others at the table, and open / replay links.
+ * @param {HTMLElement} box
+ * @param {GameInfo[]} games
+ * @param {import("./protocol").MyGame[]} list
+ */
+function renderServerHistory(box, games, list) {
+  box.dataset.source = "server";
+  if (!list.length) {
+    box.append(el("p", { text: t("history.none") }));
+    return;
+  }
+  const name = (/** @type {string} */ key) => {
+    const g = games.find((x) => x.key === key);
+    return g ? g.name[currentLang()] || g.name.da : key;
+  };
+  const ul = el("ul", { class: "history" });
+  for (const m of list.slice(0, 20)) {
+    const when = new Date(m.created).toLocaleString(currentLang() === "da" ? "da-DK" : "en-GB");
+    const result = m.status === "running" ? t("history.running") : t(`history.${m.left ? "gave_up" : m.result || "lost"}`);
+    const parts = [`${name(m.game)} — ${when} — ${result}`];
+    if (m.seats > 1 && m.place) parts.push(t("history.place", { n: m.place }));
+    if (m.seats === 1 && m.bonus) parts.push(t("history.bonus", { n: m.bonus }));
+    if (m.opponents.length) {
+      const who = m.opponents.map((o) => (o.kind === "bot" ? t("seat.bot", { n: o.seat + 1, bot: botName(o.bot, o.level) })
+        : o.name || t("seat.player", { n: o.seat + 1 })));
+      parts.push(t("history.against", { names: who.join(", ") }));
+    }
+    ul.append(el("li", { "data-match": m.match_id, "data-result": m.result || "running" },
+      `${parts.join(" · ")} `,
+      m.status === "running" ? el("a", { href: m.play_url, text: t("history.open") }) : "", " ",
+      m.replay_url ? el("a", { href: m.replay_url, text: t("history.replay") }) : ""));
   }
   box.append(ul);
 }

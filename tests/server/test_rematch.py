@@ -1,0 +1,74 @@
+""""Spil igen" (issue 27): at the end of a table game every human seat is offered a
+rematch; the seats that accept move together to a new table with the same seats and a
+fresh sealed deal (server/rematch.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import httpx
+from tests.server.live import Client, LiveServer, create, play_randomly
+
+GAME = "gammel_jomfru"
+
+
+async def test_the_seats_that_accept_move_to_a_new_table_with_a_fresh_deal(
+        server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        a_id = (await http.post("/api/players")).json()["player_id"]
+        b_id = (await http.post("/api/players")).json()["player_id"]
+        made = await create(server.http, game=GAME, player=a_id,
+                            seats=["me", "human", {"bot": "random"}])
+        claimed = (await http.post(f"/api/invites/{made['invites'][0]['code']}/claim",
+                                   json={"player": b_id})).json()
+    mid = made["match_id"]
+    a = await Client.open(server.ws, mid, made["token"])
+    b = await Client.open(server.ws, mid, claimed["token"])
+    # Not before the end.
+    await a.expect("welcome")
+    await a.send("rematch")
+    assert (await a.expect("error"))["d"]["code"] == "not_over"
+    await b.expect("welcome")
+    await asyncio.gather(play_randomly(a, random.Random(1)), play_randomly(b, random.Random(2)))
+    old = (await http_get(server, f"/api/matches/{mid}"))
+    assert old["status"] == "finished" and old["rematch"] is None
+    # Seat 0 says yes: the new table opens, seat 0 sits there at once.
+    await a.send("rematch")
+    first = await a.expect("rematch")
+    new = first["d"]["match_id"]
+    assert new != mid and first["d"]["seat"] == 0 and first["d"]["token"]
+    info = await http_get(server, f"/api/matches/{new}")
+    assert info["status"] == "running" and info["game"] == GAME
+    assert [s["kind"] for s in info["seats"]] == ["human", "human", "bot"]
+    assert info["seats"][2]["bot"] == "random"
+    assert info["seats"][0]["claimed"] and not info["seats"][1]["claimed"]
+    assert info["fair"]["commitment"] != old["fair"]["commitment"]
+    assert (await http_get(server, f"/api/matches/{mid}"))["rematch"] == {
+        "match_id": new, "accepted": [0]}
+    # Seat 1 says yes too: the same new table, its own seat; asking twice is the same seat.
+    await b.send("rematch")
+    second = await b.expect("rematch")
+    assert second["d"]["match_id"] == new and second["d"]["seat"] == 1
+    await b.send("rematch")
+    assert (await b.expect("rematch"))["d"]["token"] == second["d"]["token"]
+    people = await http_get(server, f"/api/matches/{new}")
+    assert all(s["claimed"] for s in people["seats"])
+    # The new tokens open the new seats; the player ids came along.
+    c = await Client.open(server.ws, new, second["d"]["token"])
+    assert (await c.expect("welcome"))["d"]["seat"] == 1
+    await c.close()
+    # A spectator cannot.
+    w = await Client.open(server.ws, mid)
+    await w.expect("welcome")
+    await w.send("rematch")
+    assert (await w.expect("error"))["d"]["code"] == "spectator"
+    for client in (a, b, w):
+        await client.close()
+
+
+async def http_get(server: LiveServer, path: str) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        out: dict[str, Any] = (await http.get(path)).json()
+        return out
