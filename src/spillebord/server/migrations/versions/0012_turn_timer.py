@@ -7,7 +7,7 @@ and left the table; a bot plays the seat from then on (its events are ``by_bot``
 Both are nullable additions: older code reads and writes the tables as before.
 
 Revision ID: 0012
-Revises: 0010
+Revises: 0011
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ because its creator was not present (or nobody joined it in time); null while li
 Additive: older code never reads it and keeps listing every public table.
 
 Revision ID: 0013
-Revises: 0010
+Revises: 0012
 """
 
 from __future__ import annotations

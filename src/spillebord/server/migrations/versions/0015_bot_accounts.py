@@ -2,7 +2,7 @@
 existing changes (expand only; older code ignores them).
 
 Revision ID: 0015
-Revises: 0010
+Revises: 0013
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 older code never reads it.
 
 Revision ID: 0017
-Revises: 0010
+Revises: 0015
 """
 
 from __future__ import annotations
