@@ -55,8 +55,8 @@ class LiveServer(OnLoopback):
         self.thread.join(timeout=20)
 
     @property
-    def hub(self) -> Any:
-        return self.app.state.hub
+    def services(self) -> Any:
+        return self.app.state.services
 
 
 def settings_for(db_path: str, **overrides: Any) -> Settings:

@@ -21,7 +21,7 @@ time) the leaderboard names no attempt's match and another player's attempt has 
 record or replay (docs/security.md, "The daily deal").
 The leaderboard ranks finished attempts by bonus (more first), then moves (fewer
 first), then time played (less first) — moves and time from the match's clock
-(server/clock.py).  The streak is the number of consecutive days, up to today (or up to
+(server/room/clock.py).  The streak is the number of consecutive days, up to today (or up to
 yesterday while today is not yet played), with an attempt.
 """
 
@@ -29,29 +29,28 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from collections.abc import Awaitable, Callable
 from datetime import date, datetime, timedelta
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from fastapi import APIRouter, Cookie, Header, Query, Request
-
 from spillebord.server.daily.storage import DailyRepo
-from spillebord.server.errors import Refusal
-from spillebord.server.hub import Hub
+from spillebord.server.errors import Refusal, game_or_refuse
 from spillebord.server.infra import compute
 from spillebord.server.infra.storage.repo import now
 from spillebord.server.room.clock import play_clock
-from spillebord.server.tables.lobby import CreateMatch, check_player, create_match
+from spillebord.server.tables.lobby import CreateMatch
 from spillebord.solvers import tables
+
+if TYPE_CHECKING:
+    from spillebord.server.infra.compute import Compute
+
+Create = Callable[[CreateMatch, str | None], Awaitable[dict[str, Any]]]
 
 REDEAL = "redeal"  # the action text of a redeal, in every game with a daily deal
 RANKS = ("bonus", "moves", "seconds")  # what the leaderboard ranks by, in order
 ZONE = ZoneInfo("Europe/Copenhagen")
 SOLVE_SECONDS = 5.0
-router = APIRouter(prefix="/api/daily")
-PlayerHeader = Annotated[str | None, Header(alias="X-Player")]
-SessionCookie = Annotated[str | None, Cookie(alias="spillebord_session")]
-DayQuery = Annotated[str | None, Query(pattern=r"^\d{4}-\d{2}-\d{2}$")]
 
 
 def today() -> str:
@@ -112,13 +111,19 @@ def ranked(attempts: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 class Daily:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.repo = DailyRepo(hub.engine)
+    """``person(id)``: the account row of a player or None; ``create``: open a match
+    (tables/lobby.py)."""
+
+    def __init__(self, repo: DailyRepo, compute: Compute,
+                 person: Callable[[str], object | None], create: Create) -> None:
+        self.repo = repo
+        self.compute = compute
+        self.person = person
+        self.create = create
         self._finding: dict[tuple[str, str], asyncio.Lock] = {}
 
     def game(self, key: str) -> str:
-        g = self.hub.game_or_refuse(key)
+        g = game_or_refuse(key)
         if not g.is_solitaire or not compute.solver_offers(g.key, "pick_winnable_deal"):
             raise Refusal("no_daily", f"{g.key} has no daily deal (solitaires with a "
                                       "solver only)")
@@ -138,8 +143,8 @@ class Daily:
             start = start_of(game, day)
             deal = rated_deal(game, day)
             if deal is None:
-                deal = await self.hub.compute.solver(compute.winnable_deal, game, start,
-                                                     SOLVE_SECONDS, {})
+                deal = await self.compute.solver(compute.winnable_deal, game, start,
+                                                 SOLVE_SECONDS, {})
             return await asyncio.to_thread(self.repo.keep_deal, game, day, start, deal, now())
 
     async def info(self, game: str, player: str | None) -> dict[str, Any]:
@@ -190,7 +195,7 @@ class Daily:
         if player is None:
             raise Refusal("daily_account", "the ranked daily deal needs an account: sign "
                                            "in (or sign up) first", 401)
-        if await asyncio.to_thread(self.hub.people.repo.person, player) is None:
+        if await asyncio.to_thread(self.person, player) is None:
             # Checked first: the attempt row needs the player, and nothing is created
             # for a player that does not exist.
             raise Refusal("unknown_player", "there is no such player", 404)
@@ -199,75 +204,9 @@ class Daily:
         if await asyncio.to_thread(self.repo.attempt, game, day, player):
             raise Refusal("already_played", "you have played today's deal; it is ranked "
                                             "once a day", 409)
-        made = await create_match(self.hub, CreateMatch(game=game, seats=["me"], deal=deal),
-                                  player)
+        made = await self.create(CreateMatch(game=game, seats=["me"], deal=deal), player)
         if not await asyncio.to_thread(self.repo.add_attempt, game, day, player,
                                        made["match_id"], now()):
             raise Refusal("already_played", "you have played today's deal; it is ranked "
                                             "once a day", 409)
         return {**made, "day": day}
-
-
-def daily_of(request: Request) -> Daily:
-    hub: Hub = request.app.state.hub
-    return hub.daily
-
-
-async def _player(request: Request, session: str | None, x_player: str | None) -> str | None:
-    hub: Hub = request.app.state.hub
-    return await hub.people.acting(session, check_player(x_player))
-
-
-@router.get("/attempt/{match_id}")
-async def daily_attempt(request: Request, match_id: str) -> dict[str, Any]:
-    """Whether the match is a ranked daily attempt (``daily``) and, if it is, its game,
-    day and whether it has finished (the play page says so).  Every game page asks, so
-    "not one" is an ordinary answer, not an error."""
-    daily = daily_of(request)
-    found = await asyncio.to_thread(daily.repo.attempt_of, match_id[:64])
-    if found is None:
-        return {"match_id": match_id, "daily": False}
-    game, day, finished = found
-    return {"match_id": match_id, "daily": True, "game": game, "day": day,
-            "finished": finished}
-
-
-@router.get("/{game}")
-async def daily_info(request: Request, game: str, x_player: PlayerHeader = None,
-                     session: SessionCookie = None) -> dict[str, Any]:
-    """Today's deal of the game, the caller's attempt (a match id) and streak."""
-    daily = daily_of(request)
-    return await daily.info(daily.game(game), await _player(request, session, x_player))
-
-
-@router.post("/{game}/play", status_code=201)
-async def daily_play(request: Request, game: str, session: SessionCookie = None) -> dict[str, Any]:
-    """Start the signed-in account's one ranked attempt at today's deal."""
-    daily = daily_of(request)
-    key = daily.game(game)
-    hub: Hub = request.app.state.hub
-    return await daily.play(key, await hub.people.session_player(session))
-
-
-@router.get("/{game}/leaderboard")
-async def daily_leaderboard(request: Request, game: str,
-                            day: DayQuery = None) -> dict[str, Any]:
-    """The attempts of a day (today by default), ranked."""
-    daily = daily_of(request)
-    key = daily.game(game)
-    day = day or today()
-    start, deal = await daily.deal(key, day)
-    attempts = await asyncio.to_thread(daily.repo.attempts, key, day)
-    players = ranked(attempts)
-    if day >= today():  # the attempts (their lines) open when the day is over
-        players = [{**p, "match_id": None} for p in players]
-    return {"game": key, "day": day, "start": start, "deal": deal,
-            "ranks": list(RANKS), "players": players}
-
-
-@router.get("/{game}/days")
-async def daily_days(request: Request, game: str) -> dict[str, Any]:
-    """The last 30 days' deals, newest first."""
-    daily = daily_of(request)
-    key = daily.game(game)
-    return {"game": key, "days": await asyncio.to_thread(daily.repo.days, key)}

@@ -16,18 +16,30 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any
 
+from fastapi import Depends
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from spillebord.server.chat.deps import ChatDep
+from spillebord.server.chat.service import Chat
+from spillebord.server.daily.deps import DailyDep
+from spillebord.server.daily.service import Daily
 from spillebord.server.errors import Refusal, unavailable
+from spillebord.server.http.deps import BusDep, ComputeDep, MetricsDep, OpsDep, SettingsDep
+from spillebord.server.http.metrics import Metrics
+from spillebord.server.http.ops import Ops
 from spillebord.server.infra import compute, logs
-from spillebord.server.infra.scale import wiring
+from spillebord.server.infra.bus import EventBus
+from spillebord.server.infra.compute import Compute
+from spillebord.server.infra.settings import Settings
 from spillebord.server.infra.storage.health import READS
 from spillebord.server.room import wire
+from spillebord.server.room.deps import RoomsDep
+from spillebord.server.room.registry import Rooms
 
 if TYPE_CHECKING:
-    from spillebord.server.hub import Hub
     from spillebord.server.room.session import Session
 
 log = logging.getLogger(__name__)
@@ -42,9 +54,32 @@ def _msg(t: str, v: int, d: Any) -> str:
     return wire.dumps({"t": t, "v": v, "d": d})
 
 
+@dataclass(frozen=True)
+class Sockets:
+    """What a game socket uses (built per socket from the app's services)."""
+
+    settings: Settings
+    rooms: Rooms
+    bus: EventBus
+    chat: Chat
+    daily: Daily
+    compute: Compute
+    metrics: Metrics
+    ops: Ops
+
+
+def sockets(settings: SettingsDep, rooms: RoomsDep, bus: BusDep, chat: ChatDep,
+            daily: DailyDep, compute: ComputeDep, metrics: MetricsDep,
+            ops: OpsDep) -> Sockets:
+    return Sockets(settings, rooms, bus, chat, daily, compute, metrics, ops)
+
+
+SocketsDep = Annotated[Sockets, Depends(sockets)]
+
+
 class Connection:
-    def __init__(self, hub: Hub, ws: WebSocket, session: Session) -> None:
-        self.hub = hub
+    def __init__(self, services: Sockets, ws: WebSocket, session: Session) -> None:
+        self.services = services
         self.ws = ws
         self.session = session
         self.seat: int | None = None
@@ -61,7 +96,7 @@ class Connection:
         self.restarting = False  # close with 1012 once the current frame is answered
         self.acked = False  # the frame being handled was an acknowledged action
         self.tasks: set[asyncio.Task[None]] = set()
-        self.allowance = 2 * hub.settings.rate_per_second
+        self.allowance = 2 * services.settings.rate_per_second
         self.last = time.monotonic()
 
     # -- outgoing -------------------------------------------------------------------
@@ -80,7 +115,7 @@ class Connection:
     def error(self, code: str, reason: str, ref: str | None = None,
               message: dict[str, object] | None = None) -> None:
         """``message``: a Refusal's to_json() (it adds the key and params, if any)."""
-        self.hub.metrics.refused(code)
+        self.services.metrics.refused(code)
         d: dict[str, object] = {"code": code, "reason": reason, **(message or {})}
         if ref is not None:
             d["ref"] = ref
@@ -130,7 +165,7 @@ class Connection:
                 self.closed = True
         if self.acked:  # receive → acknowledged (metrics.py)
             self.acked = False
-            self.hub.metrics.acknowledged(self.session.row.game,
+            self.services.metrics.acknowledged(self.session.row.game,
                                           time.perf_counter() - received)
         if self.restarting:  # answered: now close (this task; the loop ends after it)
             self.closed = True
@@ -196,7 +231,7 @@ class Connection:
 
     def rate_ok(self) -> bool:
         now = time.monotonic()
-        rate = self.hub.settings.rate_per_second
+        rate = self.services.settings.rate_per_second
         self.allowance = min(2 * rate, self.allowance + (now - self.last) * rate)
         self.last = now
         if self.allowance < 1:
@@ -205,7 +240,7 @@ class Connection:
         return True
 
     async def handle(self, raw: str) -> None:
-        limit = self.hub.settings.max_frame
+        limit = self.services.settings.max_frame
         if len(raw) > limit or (len(raw) * 4 > limit and len(raw.encode()) > limit):
             self.error("too_large", f"a message may be at most {limit} bytes")
             return
@@ -217,7 +252,7 @@ class Connection:
         ref = t if isinstance(t, str) and t in HANDLERS else None
         if not self.rate_ok():
             self.error("rate_limited", "too many messages; at most "
-                       f"{self.hub.settings.rate_per_second:g} per second", ref)
+                       f"{self.services.settings.rate_per_second:g} per second", ref)
             return
         if not isinstance(msg, dict) or not isinstance(t, str):
             self.error("malformed", 'a message is one JSON object '
@@ -267,8 +302,8 @@ class Connection:
 
     async def on_hello(self, _v: Any, d: dict[str, Any]) -> None:
         token = self._text(d, "token")
-        if self.hub.scale.shared and self.session.seat_for_token(token) is None:
-            await wiring.refresh(self.hub, self.session)  # claimed on another worker?
+        if self.services.rooms.shared and self.session.seat_for_token(token) is None:
+            await self.services.rooms.refresh(self.session)  # claimed on another worker?
         if self.take_seat(token):
             self.welcome()
         else:
@@ -292,7 +327,7 @@ class Connection:
 
     async def on_undo(self, v: Any, _d: dict[str, Any]) -> None:
         applied = self.session.applied
-        await self.hub.daily.refuse_undo(self.session.id, applied[-1] if applied else None)
+        await self.services.daily.refuse_undo(self.session.id, applied[-1] if applied else None)
         await self.session.undo(self.seat, self._version(v))
         self.acked = True
 
@@ -330,12 +365,12 @@ class Connection:
             self.push(_msg("choices", version, {"target": target, "actions": meanings}))
 
     async def on_chat(self, _v: Any, d: dict[str, Any]) -> None:
-        """A line of table chat (server/chat.py): everyone at the match gets it.  A
+        """A line of table chat (server/chat/service.py): everyone at the match gets it.  A
         solitaire has no chat (nobody to talk to: docs/server.md, "Chat")."""
         if self.session.solitaire:
             raise Refusal("no_chat", "a solitaire has no chat", key="server.no_chat")
         player = None if self.seat is None else self.session.seats[self.seat].player_id
-        await self.hub.chat.say(self.session.id, self.seat, player, self.session.version, d)
+        await self.services.chat.say(self.session.id, self.seat, player, self.session.version, d)
 
     async def on_hint(self, _v: Any, _d: dict[str, Any]) -> None:
         await self._solve("hint")
@@ -345,7 +380,7 @@ class Connection:
 
     async def _solve(self, kind: str) -> None:
         self._solitaire_seat()
-        await self.hub.daily.refuse_help(self.session.id)
+        await self.services.daily.refuse_help(self.session.id)
         session = self.session
         needed = "hint" if kind == "hint" else "solve"
         if not compute.solver_offers(session.row.game, needed):
@@ -359,14 +394,14 @@ class Connection:
         task.add_done_callback(self.tasks.discard)
 
     async def _solve_task(self, kind: str, version: int, record: str) -> None:
-        s = self.hub.settings
+        s = self.services.settings
         try:
             if kind == "hint":
-                action = await self.hub.compute.solver(compute.solver_hint, record,
+                action = await self.services.compute.solver(compute.solver_hint, record,
                                                        s.hint_seconds)
                 self.push(_msg("hint", version, {"action": action}))
             else:
-                verdict = await self.hub.compute.solver(compute.solver_verdict, record,
+                verdict = await self.services.compute.solver(compute.solver_verdict, record,
                                                         s.verdict_seconds)
                 self.push(_msg("verdict", version, {"verdict": verdict}))
         except Exception:
@@ -405,23 +440,23 @@ def too_deep(value: object) -> bool:
     return False
 
 
-async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
-    if hub.ops.draining:  # going away: another worker takes it (server/ops.py)
-        await hub.ops.refuse_socket(ws)
+async def serve_socket(services: Sockets, ws: WebSocket, match_id: str) -> None:
+    if services.ops.draining:  # going away: another worker takes it (server/http/ops.py)
+        await services.ops.refuse_socket(ws)
         return
     await ws.accept()
     try:
-        session = await hub.get(match_id)
+        session = await services.rooms.get(match_id)
     except Refusal as exc:
         await ws.send_text(_msg("error", 0, exc.to_json()))
         await ws.close(code=4404)
         return
-    conn = Connection(hub, ws, session)
-    hub.ops.connections.add(conn)
+    conn = Connection(services, ws, session)
+    services.ops.connections.add(conn)
     token = ws.query_params.get("token")
     seated = conn.take_seat(token) if token else True
-    unsubscribe = hub.bus.subscribe(session.id, conn.on_event)
-    unchat = hub.chat.listen(session.id, conn.push)
+    unsubscribe = services.bus.subscribe(session.id, conn.on_event)
+    unchat = services.chat.listen(session.id, conn.push)
     conn.welcome()  # always the first message; a bad ?token= is refused right after
     if not seated:
         conn.bad_token(None)
@@ -442,13 +477,13 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
         pass
     finally:
         conn.closed = True
-        hub.ops.connections.discard(conn)
+        services.ops.connections.discard(conn)
         unsubscribe()
         session.seat_listeners.remove(conn.push)
         unchat()
         session.detach(conn.seat)
         sender.cancel()
-        hub.release(session)
+        services.rooms.release(session)
         log.info("socket closed")
 
 

@@ -2,7 +2,7 @@
 
 A ``Session`` holds the current state, the event log and the seats of one match, and
 knows the rest of the server only through the small ports it is built with
-(``RoomPorts``, server/ports.py).  Every event (an action, an undo, a redo) goes through
+(``RoomPorts``, server/room/ports.py).  Every event (an action, an undo, a redo) goes through
 ``_commit`` while the match is held (``Lock``): checked, committed to the database
 (``EventStore``), then applied in memory and announced (``Announcer``) — so nothing is
 acknowledged before it is durable and no two events of one game interleave.  Where an
@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import secrets
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -52,6 +53,11 @@ class _Pending:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    """A new seat token (the player keeps it; the database keeps its hash)."""
+    return secrets.token_urlsafe(24)
 
 
 _dumps = wire.dumps
@@ -471,7 +477,7 @@ class Session:
                 "text": f"{r.deal}:{r.salt}" if reveal else None}
 
     def clock(self) -> Clock:
-        """Moves made and time played so far (server/clock.py)."""
+        """Moves made and time played so far (server/room/clock.py)."""
         return self.tally.clock()
 
     def seat_list(self) -> list[dict[str, Any]]:

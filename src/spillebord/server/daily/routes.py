@@ -1,0 +1,64 @@
+"""The daily-deal routes (docs/protocol.md, "Daily deal"): today's deal, a ranked
+attempt, the leaderboard and the last days (the rules in daily/service.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from spillebord.server.daily.deps import DailyDep
+from spillebord.server.daily.service import RANKS, ranked, today
+from spillebord.server.people.deps import Player, SignedIn
+
+router = APIRouter(prefix="/api/daily")
+DayQuery = Annotated[str | None, Query(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+
+
+@router.get("/attempt/{match_id}")
+async def daily_attempt(daily: DailyDep, match_id: str) -> dict[str, Any]:
+    """Whether the match is a ranked daily attempt (``daily``) and, if it is, its game,
+    day and whether it has finished (the play page says so).  Every game page asks, so
+    "not one" is an ordinary answer, not an error."""
+    found = await asyncio.to_thread(daily.repo.attempt_of, match_id[:64])
+    if found is None:
+        return {"match_id": match_id, "daily": False}
+    game, day, finished = found
+    return {"match_id": match_id, "daily": True, "game": game, "day": day,
+            "finished": finished}
+
+
+@router.get("/{game}")
+async def daily_info(daily: DailyDep, game: str, player: Player) -> dict[str, Any]:
+    """Today's deal of the game, the caller's attempt (a match id) and streak."""
+    return await daily.info(daily.game(game), player)
+
+
+@router.post("/{game}/play", status_code=201)
+async def daily_play(daily: DailyDep, game: str, player: SignedIn) -> dict[str, Any]:
+    """Start the signed-in account's one ranked attempt at today's deal."""
+    key = daily.game(game)
+    return await daily.play(key, player)
+
+
+@router.get("/{game}/leaderboard")
+async def daily_leaderboard(daily: DailyDep, game: str,
+                            day: DayQuery = None) -> dict[str, Any]:
+    """The attempts of a day (today by default), ranked."""
+    key = daily.game(game)
+    day = day or today()
+    start, deal = await daily.deal(key, day)
+    attempts = await asyncio.to_thread(daily.repo.attempts, key, day)
+    players = ranked(attempts)
+    if day >= today():  # the attempts (their lines) open when the day is over
+        players = [{**p, "match_id": None} for p in players]
+    return {"game": key, "day": day, "start": start, "deal": deal,
+            "ranks": list(RANKS), "players": players}
+
+
+@router.get("/{game}/days")
+async def daily_days(daily: DailyDep, game: str) -> dict[str, Any]:
+    """The last 30 days' deals, newest first."""
+    key = daily.game(game)
+    return {"game": key, "days": await asyncio.to_thread(daily.repo.days, key)}
