@@ -1,4 +1,4 @@
-"""The per-action cost of the Prometheus hooks (server/metrics.py), measured directly.
+"""The per-action cost of the Prometheus hooks (server/http/metrics.py), measured directly.
 
 An acknowledged action runs, beyond the work it did before metrics existed: two
 ``perf_counter`` calls (receive, acknowledged), ``Metrics.committed`` (a counter) and
@@ -18,15 +18,16 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from spillebord.games import ready_keys
-from spillebord.server.infra.metrics import Metrics
+from spillebord.server.http.metrics import Live, Metrics
 
 N = 200_000
 
 
-def fake_hub() -> Any:
+def fake_live() -> Live:
     """What the scrape-time gauges read (no live games: the hooks do not touch them)."""
-    return SimpleNamespace(sessions={}, ops=SimpleNamespace(connections=set(), draining=False),
-                           compute=SimpleNamespace(inflight={}), scale=SimpleNamespace(parts=None))
+    return Live(sessions=lambda: (), scale=cast(Any, SimpleNamespace(parts=None)),
+                parked=lambda: 0, sockets=lambda: 0, draining=lambda: False,
+                inflight=dict, writer=lambda: None)
 
 
 def per_call(fn: Any, n: int = N) -> float:
@@ -40,7 +41,7 @@ def per_call(fn: Any, n: int = N) -> float:
 
 
 def main() -> None:
-    metrics = Metrics(cast(Any, fake_hub()))
+    metrics = Metrics(fake_live())
     games = ready_keys()
     for g in games:  # warm the label caches as a running server has them
         metrics.committed(g, "act", False)

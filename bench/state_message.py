@@ -4,7 +4,7 @@ encoding the whole message with the encoder each time.  Prints a table.
     python bench/state_message.py
 
 ``Session.state_message`` caches each seat's encoded body per version and appends the
-events after the client's version by splicing text (server/sessions.py).  Compared here
+events after the client's version by splicing text (server/room/session.py).  Compared here
 on mid-game positions, per message: (1) that splice; (2) ``wire.dumps`` of the whole
 message from the cached body dict; (3) ``wire.dumps`` with the encoded view passed as an
 ``orjson.Fragment`` (the encoder's own way to embed encoded JSON).  All three give the

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from spillebord.server.infra.scale.nginx import render_nginx_conf
+from spillebord.server.scale.nginx import render_nginx_conf
 
 ROOT = Path(__file__).resolve().parent.parent
 PG_BIN = sorted(glob.glob("/usr/lib/postgresql/*/bin"))

@@ -1,4 +1,4 @@
-"""A player comes back to a game that was parked while they were away (server/parking.py,
+"""A player comes back to a game that was parked while they were away (server/room/parking.py,
 issue 20): a Posthus game started from the start page, two moves, the tab closed; the
 server lets the idle game go from memory; the same link opened again shows the game
 where it was left — same moves, no error, no internal words — and play goes on.  Danish

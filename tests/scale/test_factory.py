@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from spillebord.server.infra.bus import LocalBus, LocalSerializer
-from spillebord.server.infra.scale.factory import ScaleConfigError, build
 from spillebord.server.infra.settings import Settings
+from spillebord.server.scale.factory import ScaleConfigError, build
 
 ROOT = Path(__file__).resolve().parents[2]
 WITHOUT_EXTRA = """

@@ -1,5 +1,5 @@
 """nginx from Debian on loopback in front of two workers (the configuration in
-docs/deploy.md, rendered by spillebord.server.infra.scale.nginx): pages, API and WebSockets go
+docs/deploy.md, rendered by spillebord.server.scale.nginx): pages, API and WebSockets go
 through it; a table game is played through it (nginx sends all its sockets to the
 worker that owns it) while that worker is SIGKILLed, the sockets reconnect through nginx
 to the other worker, which takes the game over when the lease expires, and every
@@ -23,8 +23,8 @@ from tests.server.live import Client
 from tests.services import Nginx, Postgres, Redis, Workers
 from websockets.exceptions import ConnectionClosed
 
-from spillebord.server.infra.scale.nginx import render_nginx_conf
 from spillebord.server.infra.storage.models import actions, owners
+from spillebord.server.scale.nginx import render_nginx_conf
 
 pytestmark = pytest.mark.services
 DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"

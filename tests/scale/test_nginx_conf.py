@@ -22,7 +22,7 @@ import pytest
 from tests.server.live import LiveServer, settings_for
 from tests.services import free_port, wait_port
 
-from spillebord.server.infra.scale.nginx import Tls, render_nginx_conf
+from spillebord.server.scale.nginx import Tls, render_nginx_conf
 
 pytestmark = pytest.mark.services
 DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"

@@ -16,12 +16,12 @@ import pytest
 from sqlalchemy import create_engine, insert, select
 from sqlalchemy.engine import Connection
 
-from spillebord.server.infra.scale.factory import psycopg_dsn
-from spillebord.server.infra.scale.owners import Owners
 from spillebord.server.infra.storage import migrate
 from spillebord.server.infra.storage.models import actions, matches
 from spillebord.server.infra.storage.repo import EventRow, Repository
 from spillebord.server.infra.storage.writer import GroupWriter, LeaseLost
+from spillebord.server.scale.factory import psycopg_dsn
+from spillebord.server.scale.owners import Owners
 
 pytestmark = pytest.mark.services
 

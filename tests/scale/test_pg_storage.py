@@ -12,12 +12,12 @@ from sqlalchemy.exc import IntegrityError
 from tests.schema import assert_migrations_match_models
 
 from spillebord.server.errors import Refusal
-from spillebord.server.infra.scale.catchup import read_since
 from spillebord.server.infra.storage import migrate
 from spillebord.server.infra.storage.engine import make_engine
 from spillebord.server.infra.storage.models import actions
 from spillebord.server.infra.storage.repo import EventRow, MatchRow, Repository, SeatRow, now
 from spillebord.server.infra.storage.writer import GroupWriter
+from spillebord.server.scale.catchup import read_since
 
 pytestmark = pytest.mark.services
 

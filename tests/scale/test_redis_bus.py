@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 from tests.services import Redis
 
-from spillebord.server.infra.scale.redis_bus import RedisBus
+from spillebord.server.scale.redis_bus import RedisBus
 
 pytestmark = pytest.mark.services
 

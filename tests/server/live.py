@@ -49,7 +49,7 @@ class LiveServer(OnLoopback):
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError(f"the test server did not start ({self.exit!r})")
             time.sleep(0.02)
-        warmup = self.app.state.hub.warmup  # the start-up's background part (warmup.py)
+        warmup = self.app.state.services.warmup  # the start-up's background part (warmup.py)
         while not (warmup.ready or warmup.failed):
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the test server is still warming: {warmup.report()}")
@@ -61,8 +61,8 @@ class LiveServer(OnLoopback):
         self.thread.join(timeout=20)
 
     @property
-    def hub(self) -> Any:
-        return self.app.state.hub
+    def services(self) -> Any:
+        return self.app.state.services
 
 
 def settings_for(db_path: str, **overrides: Any) -> Settings:

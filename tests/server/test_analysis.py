@@ -86,7 +86,7 @@ async def test_a_lost_posthus_game_marks_the_losing_move_with_a_winning_line(
             state = state.apply(a)
         assert state.outcome is not None and state.outcome.winners == (0,), mark
     # Kept with the match: the second answer is the stored one.
-    with server.hub.engine.connect() as conn:
+    with server.services.engine.connect() as conn:
         assert conn.execute(select(analyses.c.match_id)
                             .where(analyses.c.match_id == match_id)).first() is not None
     again = await get(server, f"/api/matches/{match_id}/analysis")

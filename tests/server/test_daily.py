@@ -75,7 +75,7 @@ async def test_the_daily_deal(server: LiveServer) -> None:
         assert info["attempt"] is None and info["streak"] == 0
         # The documented rule: the first deal from the secret's start the solver proves
         # winnable (the server keeps the secret; the test reads it as the operator can).
-        secret = server.hub.daily._secret
+        secret = server.services.daily._secret
         deal = solvers.load(GAME).pick_winnable_deal(start_of(secret, GAME, day), 5.0)
         assert info["difficulty"] is None  # sealed days are not from the rated tables
         again_b = (await http.get(f"/api/daily/{GAME}", headers=b)).json()
@@ -85,7 +85,7 @@ async def test_the_daily_deal(server: LiveServer) -> None:
             r = await http.post(f"/api/daily/{GAME}/play", headers=who)
             assert r.status_code == 201, r.text
             plays[who["Cookie"]] = r.json()
-            match = server.hub.repo.load_match(r.json()["match_id"])
+            match = server.services.repo.load_match(r.json()["match_id"])
             assert match.deal == deal and match.sealed_until is not None
         r = await http.post(f"/api/daily/{GAME}/play", headers=a)
         assert r.status_code == 409 and r.json()["detail"]["code"] == "already_played"

@@ -170,7 +170,7 @@ async def test_docs_have_their_own_policy_and_tls_gets_hsts(server: LiveServer) 
 async def test_nginx_config_sends_hsts_and_the_host() -> None:
     deploy = (Path(__file__).resolve().parents[2] / "docs" / "deploy.md").read_text()
     assert "Strict-Transport-Security" in deploy and "max-age=31536000" in deploy
-    from spillebord.server.infra.scale.nginx import render_nginx_conf
+    from spillebord.server.scale.nginx import render_nginx_conf
 
     conf = render_nginx_conf(["127.0.0.1:9"], "127.0.0.1:8")
     # The Origin check compares the Origin's host:port with Host: nginx must pass the

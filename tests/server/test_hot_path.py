@@ -19,30 +19,30 @@ from sqlalchemy import insert, select
 from tests.server.live import Client, LiveServer, create, settings_for
 
 from spillebord import games
-from spillebord.server.hub import Hub
 from spillebord.server.infra.storage.engine import make_engine
 from spillebord.server.infra.storage.migrate import upgrade
 from spillebord.server.infra.storage.models import actions, matches
 from spillebord.server.infra.storage.repo import EventRow, Repository, now
 from spillebord.server.infra.storage.writer import GroupWriter
 from spillebord.server.room import wire
-from spillebord.server.tables.lobby import CreateMatch, create_match
+from spillebord.server.services import Services
+from spillebord.server.tables.lobby import CreateMatch
 
 
 @pytest.fixture
-async def hub(tmp_path: Path) -> AsyncIterator[Hub]:
-    h = Hub(settings_for(str(tmp_path / "hot.db")))
+async def hub(tmp_path: Path) -> AsyncIterator[Services]:
+    h = Services(settings_for(str(tmp_path / "hot.db")))
     await h.start()
     yield h
     await h.stop()
 
 
-async def new_session(hub: Hub) -> Any:
-    made = await create_match(hub, CreateMatch(game="posthus", deal=7), None)
-    return await hub.get(made["match_id"])
+async def new_session(hub: Services) -> Any:
+    made = await hub.lobby.create(CreateMatch(game="posthus", deal=7), None)
+    return await hub.rooms.get(made["match_id"])
 
 
-async def test_a_cancelled_actor_still_applies_and_announces(hub: Hub) -> None:
+async def test_a_cancelled_actor_still_applies_and_announces(hub: Services) -> None:
     session = await new_session(hub)
     heard: list[int] = []
     hub.bus.subscribe(session.id, heard.append)
@@ -62,7 +62,7 @@ async def test_a_cancelled_actor_still_applies_and_announces(hub: Hub) -> None:
     assert row is not None and [e.text for e in row.events] == [action]
 
 
-async def test_nothing_is_applied_before_the_commit(hub: Hub) -> None:
+async def test_nothing_is_applied_before_the_commit(hub: Services) -> None:
     session = await new_session(hub)
     seen: list[int] = []
     real_submit = hub.writer.submit
@@ -226,5 +226,5 @@ async def test_many_sockets_acting_at_once(server: LiveServer, seed: int) -> Non
         for c in clients:
             await c.close()
     for m, mine in zip(made, played, strict=True):
-        row = await asyncio.to_thread(server.hub.repo.load_match, m["match_id"])
+        row = await asyncio.to_thread(server.services.repo.load_match, m["match_id"])
         assert [e.text for e in row.events] == mine

@@ -52,7 +52,7 @@ def test_not_ready_while_the_schema_is_behind(live: tuple[LiveServer, Path]) -> 
 
 def test_not_ready_while_draining(live: tuple[LiveServer, Path]) -> None:
     server, _db = live
-    server.hub.ops.draining = True
+    server.services.ops.draining = True
     r = httpx.get(f"{server.http}/readyz")
     assert r.status_code == 503 and r.json()["checks"]["not_draining"] is False
     assert httpx.get(f"{server.http}/healthz").status_code == 200
@@ -72,9 +72,9 @@ def test_ready_on_a_newer_schema_and_quiet(live: tuple[LiveServer, Path],
         conn.execute("UPDATE alembic_version SET version_num = '0099_from_the_future'")
     r = httpx.get(f"{server.http}/readyz")
     assert r.status_code == 200 and r.json()["checks"]["migrations"] is True
-    assert migrate.schema_state(server.hub.engine) == "newer"
-    migrate.upgrade(server.hub.engine)  # leaves it alone: no "Can't locate revision"
-    assert migrate.schema_state(server.hub.engine) == "newer"
+    assert migrate.schema_state(server.services.engine) == "newer"
+    migrate.upgrade(server.services.engine)  # leaves it alone: no "Can't locate revision"
+    assert migrate.schema_state(server.services.engine) == "newer"
 
 
 async def test_a_worker_whose_writes_keep_failing_is_not_ready(

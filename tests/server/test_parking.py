@@ -1,5 +1,5 @@
-"""Idle games leave memory (server/parking.py, issue 20): a game with no socket that has
-not moved for the idle time is parked — out of the hub, counted in /metrics — and comes
+"""Idle games leave memory (server/room/parking.py, issue 20): a game with no socket that has
+not moved for the idle time is parked — out of memory, counted in /metrics — and comes
 back on its next socket with every event; a socket that stays open keeps its game; and
 a restarted server reloads only the running games that moved within the idle time."""
 
@@ -30,7 +30,7 @@ async def _move(c: Client) -> int:
 async def _parked(live: LiveServer, match_id: str, within: float) -> bool:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        if match_id not in live.hub.sessions:
+        if match_id not in live.services.rooms.sessions:
             return True
         await asyncio.sleep(0.05)
     return False
@@ -48,7 +48,7 @@ async def test_an_idle_game_is_parked_and_comes_back(tmp_path: Path) -> None:
         assert not await _parked(live, mid, within=1.5)
         await c.close()
         assert await _parked(live, mid, within=3.0)
-        assert live.hub.parking.parked == 1
+        assert live.services.parking.parked == 1
         text = httpx.get(f"{live.http}/metrics").text
         assert "spillebord_games_parked_total 1.0" in text
         # It comes back from its events: same version, same position, play goes on.
@@ -87,8 +87,8 @@ async def test_a_restart_reloads_only_recently_moved_games(tmp_path: Path) -> No
     engine.dispose()
     second = LiveServer(settings_for(db, idle_seconds=900)).start()
     try:
-        assert new["match_id"] in second.hub.sessions
-        assert old["match_id"] not in second.hub.sessions
+        assert new["match_id"] in second.services.rooms.sessions
+        assert old["match_id"] not in second.services.rooms.sessions
         c = await Client.open(second.ws, old["match_id"], old["token"])  # on demand
         welcome = await c.expect("welcome")
         assert welcome["v"] == 1

@@ -73,10 +73,10 @@ async def test_matches_per_minute_per_player_and_per_address(
     alice = await guest(http, where)
     for _ in range(LIMITS.matches_per_minute):
         assert (await create(http, alice)).status_code == 201
-    before = len(live.hub.sessions)
+    before = len(live.services.rooms.sessions)
     detail = assert_limited(await create(http, alice))
     assert detail["key"] == "server.rate_limited"
-    assert len(live.hub.sessions) == before  # nothing made
+    assert len(live.services.rooms.sessions) == before  # nothing made
     # Another player at the same address still may, up to the address's limit ...
     bob = await guest(http, where)
     for _ in range(LIMITS.matches_per_minute_address - LIMITS.matches_per_minute):

@@ -88,7 +88,7 @@ async def test_a_rated_game(server: LiveServer) -> None:
             {"seat": 1, "name": f"Rated B {stamp}", "rating": rb["ratings"][0]["rating"]}]
         assert (await a.get("/api/matches/nosuchmatch/players")).status_code == 404
         # A second look at the same match does nothing.
-        hub = server.hub
+        hub = server.services
         again = await asyncio.to_thread(hub.ratings.repo.rate_match, played["match_id"],
                                         now(), hub.ratings.compute)
         assert again is False

@@ -69,7 +69,7 @@ async def test_restart_resumes_unfinished_games(tmp_path: Path, key: str) -> Non
     second = LiveServer(settings_for(db)).start()
     try:
         mid = made["match_id"]
-        assert mid in second.hub.sessions  # reloaded at start, before anyone asked
+        assert mid in second.services.rooms.sessions  # reloaded at start, before anyone asked
         async with httpx.AsyncClient(base_url=second.http) as http:
             info = (await http.get(f"/api/matches/{mid}")).json()
         assert info["status"] == "running" and info["version"] >= acked_version

@@ -42,7 +42,7 @@ async def test_sign_ins_pass_a_sign_up_flood(live: LiveServer) -> None:
             return r.status_code
 
         flood = [asyncio.create_task(sign_up(next(_n))) for _ in range(HASH_QUEUE + 8)]
-        passwords = live.hub.people.passwords
+        passwords = live.services.people.passwords
         while passwords.waiting["hash"] < HASH_QUEUE:  # the flood is queued
             await asyncio.sleep(0.01)
         r = await http.post("/api/session", json={"name": name, "password": PASSWORD},

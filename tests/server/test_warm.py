@@ -12,12 +12,12 @@ from pathlib import Path
 SCRIPT = """
 import asyncio, sys
 from spillebord.games.kugler import kernel
-from spillebord.server.hub import Hub
+from spillebord.server.services import Services
 from spillebord.server.infra.settings import Settings
 
 async def main() -> None:
-    assert not kernel.legal.signatures, "the kernel ran before the hub started"
-    hub = Hub(Settings(db_url="sqlite:///" + sys.argv[1]))
+    assert not kernel.legal.signatures, "the kernel ran before the services started"
+    hub = Services(Settings(db_url="sqlite:///" + sys.argv[1]))
     await hub.start()
     try:
         assert hub.warmup.task is not None

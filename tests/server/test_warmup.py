@@ -74,7 +74,7 @@ async def test_everything_but_the_operators_paths_waits_while_warming(
         tmp_path: Path) -> None:
     server = LiveServer(settings_for(str(tmp_path / "g.db"))).start()
     try:
-        warmup = server.hub.warmup
+        warmup = server.services.warmup
         warmup.serving, warmup.ready, warmup.step = False, False, "kugler: rules"
         async with httpx.AsyncClient(base_url=server.http, timeout=10) as http:
             page = await http.get("/", headers={"accept": "text/html"})

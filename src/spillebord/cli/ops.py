@@ -31,8 +31,8 @@ def upgrade(db: DbOpt = None) -> None:
     before starting the new release's workers."""
     from sqlalchemy import create_engine
 
-    from spillebord.server.infra.scale.wiring import migrate_once
     from spillebord.server.infra.storage import migrate
+    from spillebord.server.scale.wiring import migrate_once
 
     engine = create_engine(_db(db))
     try:
@@ -97,7 +97,7 @@ def nginx_conf(
             help="TLS ends in front of nginx (a balancer): tell the workers HTTPS")]
         = False) -> None:
     """Print the nginx configuration for these workers (docs/deploy.md)."""
-    from spillebord.server.infra.scale.nginx import Tls, render_nginx_conf
+    from spillebord.server.scale.nginx import Tls, render_nginx_conf
 
     given = [server_name, certificate, key]
     if any(given) and not all(given):

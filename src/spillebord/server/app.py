@@ -1,5 +1,5 @@
 """The ASGI app factory: ``create_app()`` wires the pages, the /api router, the
-WebSocket endpoint and the hub (storage, sessions, bots), and reloads every unfinished
+WebSocket endpoint and the services (server/services.py builds them), and reloads every unfinished
 game at start.  Settings come from the environment (docs/server.md)."""
 
 from __future__ import annotations
@@ -18,15 +18,15 @@ from sqlalchemy.exc import DBAPIError
 from spillebord import games
 from spillebord.server.analysis import routes as analysis_routes
 from spillebord.server.botaccounts import routes as bot_account_routes
-from spillebord.server.daily import service as daily
+from spillebord.server.daily import routes as daily
 from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.http import api, apidocs, ops, pages
 from spillebord.server.http.guards import Guards
+from spillebord.server.http.metrics import CountServerErrors
 from spillebord.server.http.proxies import TrustedProxies
 from spillebord.server.http.security import SecurityHeaders
-from spillebord.server.http.ws import serve_echo, serve_socket
-from spillebord.server.hub import Hub
-from spillebord.server.infra import dayclock, metrics
+from spillebord.server.http.ws import SocketsDep, serve_echo, serve_socket
+from spillebord.server.infra import dayclock
 from spillebord.server.infra.logs import install_json_lines, install_redaction
 from spillebord.server.infra.settings import Settings
 from spillebord.server.infra.storage.health import READS
@@ -35,6 +35,7 @@ from spillebord.server.learn import routes as learn_routes
 from spillebord.server.mygames import routes as mygames_routes
 from spillebord.server.people import routes as people_routes
 from spillebord.server.ratings import routes as ratings_api
+from spillebord.server.services import Services
 from spillebord.server.tables import routes as table_routes
 
 log = logging.getLogger(__name__)
@@ -46,16 +47,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.day_offset:
         log.warning("the daily deal's clock is moved by %s s (SPILLEBORD_DAY_OFFSET: tests "
                     "only)", settings.day_offset)
-    hub = Hub(settings)
+    services = Services(settings)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await hub.start()
-        hub.ops.watch_sigterm()
+        await services.start()
+        services.ops.watch_sigterm()
         try:
             yield
         finally:
-            await hub.stop()
+            await services.stop()
 
     docs = settings.api_docs
     app = FastAPI(title="Spillebord", lifespan=lifespan,
@@ -65,18 +66,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   openapi_url="/openapi.json" if docs else None)
     if docs:
         apidocs.install(app)
-    app.state.hub = hub
+    app.state.services = services  # for tests and tools; routes use http/deps.py
+    for name, service in services.by_name().items():
+        setattr(app.state, name, service)
     # Pages, modules and catalogues compressed (a game page's first load 152-169 KB
     # raw, the target is 150 KB); WebSocket frames have their own deflate.
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     # Outermost last: the security headers also go on the guards' refusals.
-    app.add_middleware(ops.RefuseWhileDraining, ops=hub.ops)
-    app.add_middleware(WarmupGate, warmup=hub.warmup)  # 503 warming (warmup.py)
+    app.add_middleware(ops.RefuseWhileDraining, ops=services.ops)
+    app.add_middleware(WarmupGate, warmup=services.warmup)  # 503 warming (warmup.py)
     app.add_middleware(Guards, max_body_bytes=settings.max_body_bytes,
                        max_header_bytes=settings.max_header_bytes,
                        allowed_origins=settings.allowed_origins)
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(metrics.CountServerErrors, metrics=hub.metrics)  # 5xx answers
+    app.add_middleware(CountServerErrors, metrics=services.metrics)  # 5xx answers
     # Outermost: the client address and scheme every other part sees (proxies.py).
     app.add_middleware(TrustedProxies, proxies=settings.trusted_proxies)
     install_redaction()
@@ -85,7 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(Refusal)
     async def refusal(request: Request, exc: Refusal) -> JSONResponse:
-        hub.metrics.refused(exc.code, "http")
+        services.metrics.refused(exc.code, "http")
         response = JSONResponse({"detail": exc.to_json()}, status_code=exc.status)
         if exc.retry_after is not None:
             response.headers["Retry-After"] = str(exc.retry_after)
@@ -106,7 +109,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         # Same shape as every other refusal, with the field-level details kept.
-        hub.metrics.refused("bad_request", "http")
+        services.metrics.refused("bad_request", "http")
         errors = [{"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", ""))}
                   for e in exc.errors()]
         first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
@@ -122,7 +125,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                             status_code=500)
 
     app.include_router(ops.router)
-    app.include_router(metrics.router)
     app.include_router(api.router)
     app.include_router(people_routes.router)
     app.include_router(table_routes.router)
@@ -137,10 +139,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=pages.STATIC, check_dir=False), name="static")
 
     @app.websocket("/ws/{match_id}")
-    async def ws_match(websocket: WebSocket, match_id: str) -> None:
-        async with hub.quotas.socket(websocket) as admitted:  # sockets per address
+    async def ws_match(websocket: WebSocket, match_id: str, sockets: SocketsDep) -> None:
+        async with services.quotas.socket(websocket) as admitted:  # sockets per address
             if admitted:
-                await serve_socket(hub, websocket, match_id)
+                await serve_socket(sockets, websocket, match_id)
 
     if settings.ws_echo:
         @app.websocket("/ws-echo")

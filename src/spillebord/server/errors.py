@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from spillebord import games
 from spillebord.core.errors import translatable
 
 
@@ -54,3 +55,14 @@ def unavailable() -> Refusal:
     ``retry_after`` seconds (docs/protocol.md)."""
     return Refusal("unavailable", "the game store cannot be reached; nothing changed, "
                                   "try again", 503, retry_after=RETRY_SECONDS)
+
+
+def game_or_refuse(key: str) -> games.Game:
+    """The game players may open (its manifest says ``ready``), else a refusal."""
+    try:
+        game = games.load(key)
+    except ValueError as exc:
+        raise Refusal("unknown_game", str(exc)) from None
+    if not games.manifest(key).ready:
+        raise Refusal("unknown_game", f"{key!r} is not offered to players yet")
+    return game

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter
+from sqlalchemy.engine import Engine
 
 from spillebord.server.analysis import store, work
 from spillebord.server.errors import Refusal
-from spillebord.server.http.api import readable
-from spillebord.server.hub import Hub
+from spillebord.server.http.api import Readable
+from spillebord.server.http.deps import ComputeDep, RepoDep
+from spillebord.server.infra.compute import Compute
 
 router = APIRouter()
 SOLITAIRE_SECONDS = 8.0
@@ -27,19 +29,18 @@ _running: dict[str, asyncio.Future[dict[str, Any]]] = {}
 
 
 @router.get("/api/matches/{match_id}/analysis")
-async def analysis(request: Request, match_id: str,
-                   authorization: Annotated[str | None, Header()] = None) -> dict[str, Any]:
+async def analysis(found: Readable, compute: ComputeDep, repo: RepoDep,
+                   match_id: str) -> dict[str, Any]:
     """The analysis of a finished match: a solitaire's solver verdicts and the move
     that lost the round (or the redeal that gave up its bonus) with a winning line; a
     table game's doubtful moves of the human seats by the level-3 bot."""
-    session, _seat = await readable(request, match_id, authorization)
+    session, _seat = found
     if session.running:
         raise Refusal("running", "the analysis is available when the game is over", 403)
     kind = await asyncio.to_thread(work.analysable, session.row.game)
     if kind is None:
         raise Refusal("no_analysis", f"{session.row.game} has no analysis", 404)
-    hub: Hub = request.app.state.hub
-    kept = await asyncio.to_thread(store.load, hub.engine, match_id, work.VERSION)
+    kept = await asyncio.to_thread(store.load, repo.engine, match_id, work.VERSION)
     if kept is not None:
         return kept
     pending = _running.get(match_id)
@@ -47,14 +48,13 @@ async def analysis(request: Request, match_id: str,
         record = session.record()
         humans = [s.seat for s in session.seats if s.kind == "human"]
         pending = _running[match_id] = asyncio.ensure_future(
-            _compute(hub, match_id, kind, record.dumps(), humans))
+            _compute(compute, repo.engine, match_id, kind, record.dumps(), humans))
         pending.add_done_callback(lambda _f: _running.pop(match_id, None))
     return await asyncio.shield(pending)
 
 
-async def _compute(hub: Hub, match_id: str, kind: str, record: str,
-                   humans: list[int]) -> dict[str, Any]:
-    compute = hub.compute
+async def _compute(compute: Compute, engine: Engine, match_id: str, kind: str,
+                   record: str, humans: list[int]) -> dict[str, Any]:
     if kind == "solitaire":
         text = await compute.run(compute.solver_pool, work.solitaire, record,
                                  SOLITAIRE_SECONDS, SOLVE_SECONDS, name="analysis")
@@ -62,5 +62,5 @@ async def _compute(hub: Hub, match_id: str, kind: str, record: str,
         text = await compute.run(compute.solver_pool, work.table, record, humans,
                                  TABLE_SECONDS, name="analysis")
     body: dict[str, Any] = json.loads(text)
-    await asyncio.to_thread(store.save, hub.engine, match_id, work.VERSION, body)
+    await asyncio.to_thread(store.save, engine, match_id, work.VERSION, body)
     return body

@@ -11,10 +11,11 @@ from pydantic import BaseModel, Field
 
 from spillebord.core.rating import seat_class, shown
 from spillebord.server.botaccounts.repo import BotAccountsRepo
-from spillebord.server.errors import Refusal
+from spillebord.server.errors import Refusal, game_or_refuse
 from spillebord.server.infra.storage.repo import now
 from spillebord.server.people import routes as people_routes
-from spillebord.server.tables.lobby import check_player
+from spillebord.server.people.deps import people as people_of
+from spillebord.server.people.service import check_player
 
 router = APIRouter(prefix="/api")
 Z95 = 1.96
@@ -27,7 +28,7 @@ class BotSignUpBody(BaseModel):
 
 
 def repo_of(request: Request) -> BotAccountsRepo:
-    repo: BotAccountsRepo = request.app.state.hub.bot_ladder.repo
+    repo: BotAccountsRepo = request.app.state.bot_ladder.repo
     return repo
 
 
@@ -35,7 +36,7 @@ def repo_of(request: Request) -> BotAccountsRepo:
 async def bot_sign_up(request: Request, response: Response,
                       body: BotSignUpBody) -> dict[str, object]:
     """Make a new account declared as a bot (a program plays it); signs in."""
-    people = people_routes.people_of(request)
+    people = people_of(request)
     signed = await people.sign_up(None, None, body.name, body.password)
     about = (body.about or "").strip() or None
     await asyncio.to_thread(repo_of(request).declare, signed.player_id, about, now())
@@ -57,7 +58,7 @@ async def bot_account(request: Request, player_id: str) -> dict[str, object]:
 async def bot_ladder(request: Request, game: str,
                      seats: Annotated[int, Query(ge=2, le=8)]) -> dict[str, Any]:
     """The bot ladder of a table game at this seat count's class, best first."""
-    g = request.app.state.hub.game_or_refuse(game)
+    g = game_or_refuse(game)
     if g.is_solitaire or seats not in g.seat_counts:
         raise Refusal("bad_seats", f"{g.key} has no ladder at {seats} seats")
     klass = seat_class(g.key, seats)

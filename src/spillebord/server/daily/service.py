@@ -31,21 +31,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import date, timedelta
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Any
 
-from fastapi import APIRouter, Cookie, Header, Query, Request
-
-from spillebord.server.daily.seal import SECRET_NAME, commitment, salt_of, start_of
+from spillebord.server.daily.seal import commitment, salt_of, start_of
 from spillebord.server.daily.storage import DailyRepo, DayDeal
-from spillebord.server.errors import Refusal
-from spillebord.server.hub import Hub
+from spillebord.server.errors import Refusal, game_or_refuse
 from spillebord.server.infra import compute, dayclock
 from spillebord.server.infra.storage.repo import now
-from spillebord.server.infra.storage.secrets import kept_secret
 from spillebord.server.room import fairness
 from spillebord.server.room.clock import play_clock
-from spillebord.server.tables.lobby import CreateMatch, check_player, create_match
+from spillebord.server.tables.lobby import CreateMatch
 from spillebord.solvers import tables
 
 REDEAL = "redeal"  # the action text of a redeal, in every game with a daily deal
@@ -53,10 +50,6 @@ RANKS = ("bonus", "moves", "seconds")  # what the leaderboard ranks by, in order
 log = logging.getLogger(__name__)
 SOLVE_SECONDS = 5.0
 AHEAD = 7  # days after today whose deal is chosen and committed to ahead
-router = APIRouter(prefix="/api/daily")
-PlayerHeader = Annotated[str | None, Header(alias="X-Player")]
-SessionCookie = Annotated[str | None, Cookie(alias="spillebord_session")]
-DayQuery = Annotated[str | None, Query(pattern=r"^\d{4}-\d{2}-\d{2}$")]
 
 
 def today() -> str:
@@ -112,16 +105,31 @@ def ranked(attempts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return done + sorted(playing, key=lambda r: r["name"] or "")
 
 
+if TYPE_CHECKING:
+    from spillebord.server.infra.compute import Compute
+
+Create = Callable[..., Awaitable[dict[str, Any]]]  # tables/lobby.py Lobby.create
+
+
 class Daily:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.repo = DailyRepo(hub.engine)
+    """``person(id)``: the account row of a player or None; ``create``: open a match
+    (tables/lobby.py); ``secret()``: the daily secret (the setting, else the one kept in
+    the database — blocking, called off the event loop)."""
+
+    def __init__(self, repo: DailyRepo, compute: Compute,
+                 person: Callable[[str], object | None], create: Create,
+                 secret: Callable[[], str]) -> None:
+        self.repo = repo
+        self.compute = compute
+        self.person = person
+        self.create = create
+        self._kept_secret = secret
         self._finding: dict[tuple[str, str], asyncio.Lock] = {}
         self._secret: str | None = None
         self._choosing: dict[tuple[str, str], asyncio.Task[None]] = {}
 
     def game(self, key: str) -> str:
-        g = self.hub.game_or_refuse(key)
+        g = game_or_refuse(key)
         if not g.is_solitaire or not compute.solver_offers(g.key, "pick_winnable_deal"):
             raise Refusal("no_daily", f"{g.key} has no daily deal (solitaires with a "
                                       "solver only)")
@@ -129,9 +137,9 @@ class Daily:
 
     async def secret(self) -> str:
         """The daily secret: the setting, else the one kept in the database."""
-        secret = self._secret or self.hub.settings.daily_secret
+        secret = self._secret
         if secret is None:
-            secret = await asyncio.to_thread(kept_secret, self.hub.engine, SECRET_NAME, now())
+            secret = await asyncio.to_thread(self._kept_secret)
         self._secret = secret
         return secret
 
@@ -151,7 +159,7 @@ class Daily:
                 return found
             secret = await self.secret()
             start = start_of(secret, game, day)
-            deal = await self.hub.compute.solver(compute.winnable_deal, game, start,
+            deal = await self.compute.solver(compute.winnable_deal, game, start,
                                                  SOLVE_SECONDS, {})
             return await asyncio.to_thread(self.repo.keep_deal, game, day, start, deal,
                                            salt_of(secret, game, day), now())
@@ -228,7 +236,7 @@ class Daily:
         if player is None:
             raise Refusal("daily_account", "the ranked daily deal needs an account: sign "
                                            "in (or sign up) first", 401)
-        if await asyncio.to_thread(self.hub.people.repo.person, player) is None:
+        if await asyncio.to_thread(self.person, player) is None:
             # Checked first: the attempt row needs the player, and nothing is created
             # for a player that does not exist.
             raise Refusal("unknown_player", "there is no such player", 404)
@@ -237,9 +245,8 @@ class Daily:
         if await asyncio.to_thread(self.repo.attempt, game, day, player):
             raise Refusal("already_played", "you have played today's deal; it is ranked "
                                             "once a day", 409)
-        made = await create_match(self.hub, CreateMatch(game=game, seats=["me"],
-                                                        deal=found.deal),
-                                  player, sealed_until=dayclock.end_of(day))
+        made = await self.create(CreateMatch(game=game, seats=["me"], deal=found.deal),
+                                 player, sealed_until=dayclock.end_of(day))
         if not await asyncio.to_thread(self.repo.add_attempt, game, day, player,
                                        made["match_id"], now()):
             raise Refusal("already_played", "you have played today's deal; it is ranked "
@@ -248,80 +255,3 @@ class Daily:
         # player before the day is over, so it is left out.
         return {**made, "day": day, "commitment": public(found)["commitment"]}
 
-
-def daily_of(request: Request) -> Daily:
-    hub: Hub = request.app.state.hub
-    return hub.daily
-
-
-async def _player(request: Request, session: str | None, x_player: str | None) -> str | None:
-    hub: Hub = request.app.state.hub
-    return await hub.people.acting(session, check_player(x_player))
-
-
-@router.get("/attempt/{match_id}")
-async def daily_attempt(request: Request, match_id: str) -> dict[str, Any]:
-    """Whether the match is a ranked daily attempt (``daily``) and, if it is, its game,
-    day and whether it has finished (the play page says so).  Every game page asks, so
-    "not one" is an ordinary answer, not an error."""
-    daily = daily_of(request)
-    found = await asyncio.to_thread(daily.repo.attempt_of, match_id[:64])
-    if found is None:
-        return {"match_id": match_id, "daily": False}
-    game, day, finished = found
-    return {"match_id": match_id, "daily": True, "game": game, "day": day,
-            "finished": finished}
-
-
-@router.get("/{game}")
-async def daily_info(request: Request, game: str, x_player: PlayerHeader = None,
-                     session: SessionCookie = None) -> dict[str, Any]:
-    """Today's deal of the game, the caller's attempt (a match id) and streak."""
-    daily = daily_of(request)
-    return await daily.info(daily.game(game), await _player(request, session, x_player))
-
-
-@router.post("/{game}/play", status_code=201)
-async def daily_play(request: Request, game: str, session: SessionCookie = None) -> dict[str, Any]:
-    """Start the signed-in account's one ranked attempt at today's deal."""
-    daily = daily_of(request)
-    key = daily.game(game)
-    hub: Hub = request.app.state.hub
-    return await daily.play(key, await hub.people.session_player(session))
-
-
-@router.get("/{game}/leaderboard")
-async def daily_leaderboard(request: Request, game: str,
-                            day: DayQuery = None) -> dict[str, Any]:
-    """The attempts of a day (today by default), ranked."""
-    daily = daily_of(request)
-    key = daily.game(game)
-    day = day or today()
-    if day > today():
-        raise Refusal("no_daily", f"the daily {key} deal of {day} is not played yet", 404)
-    found = await daily.deal(key, day)
-    attempts = await asyncio.to_thread(daily.repo.attempts, key, day)
-    players = ranked(attempts)
-    if not over(day):  # the attempts (their lines) open when the day is over
-        players = [{**p, "match_id": None} for p in players]
-    return {**public(found), "game": key, "ranks": list(RANKS), "players": players}
-
-
-@router.get("/{game}/commitments")
-async def daily_commitments(request: Request, game: str) -> dict[str, Any]:
-    """The commitments of today's and the next days' deals (docs/protocol.md, "Checking
-    a daily deal"); each deal is revealed when its day is over."""
-    daily = daily_of(request)
-    key = daily.game(game)
-    return {"game": key, "algorithm": fairness.ALGORITHM, "today": today(),
-            "days": await daily.commitments(key)}
-
-
-@router.get("/{game}/days")
-async def daily_days(request: Request, game: str) -> dict[str, Any]:
-    """The last 30 days' deals up to today, newest first: the commitment of each, and
-    the deal and its reveal once the day is over."""
-    daily = daily_of(request)
-    key = daily.game(game)
-    return {"game": key, "days": [public(d) for d in await asyncio.to_thread(
-        daily.repo.days, key, today())]}

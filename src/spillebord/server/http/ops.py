@@ -30,20 +30,25 @@ import logging
 import signal
 import threading
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from spillebord.server.http.metrics import Metrics, allowed
 from spillebord.server.infra.storage import migrate
 from spillebord.server.infra.storage.health import READS
 
 if TYPE_CHECKING:
-    from spillebord.server.http.ws import Connection
-    from spillebord.server.hub import Hub
+    from sqlalchemy.engine import Engine
+
+    from spillebord.server.infra.storage.writer import GroupWriter
+    from spillebord.server.infra.warmup import Warmup
+    from spillebord.server.scale.factory import ScaleOut
 
 log = logging.getLogger(__name__)
 router = APIRouter(include_in_schema=False)
@@ -54,13 +59,28 @@ CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 DEGRADING = frozenset({"redis"})  # checks that, failing, leave the worker ready
 
 
-class Ops:
-    """The worker's operational state: draining or not (server/drain.py drains)."""
+class Restartable(Protocol):
+    """An open game socket as draining sees it (http/ws.py's ``Connection``)."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def restart(self) -> None: ...
+
+
+class Ops:
+    """The worker's operational state: draining or not.  ``hand_over_bots``: stop
+    this worker's bot drivers and let go of the games no socket here watches;
+    ``writer``: the group writer once started (None before)."""
+
+    def __init__(self, engine: Engine, scale: ScaleOut, drain_seconds: float,
+                 hand_over_bots: Callable[[], Awaitable[None]],
+                 writer: Callable[[], GroupWriter | None], warmup: Warmup) -> None:
+        self.engine = engine
+        self.warmup = warmup  # where the start-up is (infra/warmup.py)
+        self.scale = scale
+        self.drain_seconds = drain_seconds
+        self.hand_over_bots = hand_over_bots
+        self.writer = writer
         self.draining = False
-        self.connections: set[Connection] = set()  # open game sockets
+        self.connections: set[Restartable] = set()  # open game sockets
         self._exit_task: asyncio.Task[None] | None = None
 
     # -- drain ------------------------------------------------------------------------
@@ -95,8 +115,8 @@ class Ops:
     async def drain(self) -> None:
         self.draining = True
         log.warning("draining: %d game sockets", len(self.connections))
-        await self.hub.hand_over_bots()  # the other workers' drivers can start now
-        grace = self.hub.settings.drain_seconds
+        await self.hand_over_bots()  # the other workers' drivers can start now
+        grace = self.drain_seconds
         if grace > 0:
             await asyncio.sleep(grace)
         for conn in list(self.connections):
@@ -104,9 +124,13 @@ class Ops:
         deadline = time.monotonic() + CLOSE_SECONDS
         while self.connections and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
-        await self.hub.scale.release_leases()  # the rest of the games, with no event
+        await self.scale.release_leases()  # the rest of the games, with no event
         # of theirs in flight any more: another worker takes each at its next event
         log.warning("drained: %d game sockets left", len(self.connections))
+
+    def _writes_failing(self) -> bool:
+        writer = self.writer()
+        return writer is not None and writer.health.keeps_failing()
 
     async def refuse_socket(self, ws: WebSocket) -> None:
         """A new game socket while draining: 503 before the upgrade (nginx tries the
@@ -122,7 +146,7 @@ class Ops:
         """(reachable, schema served by this code: current or newer)."""
         try:
             current = await asyncio.wait_for(
-                asyncio.to_thread(migrate.is_current, self.hub.engine), CHECK_SECONDS)
+                asyncio.to_thread(migrate.is_current, self.engine), CHECK_SECONDS)
         except Exception as exc:  # unreachable or too slow: one line per outage
             READS.note(exc if not isinstance(exc, TimeoutError) else OSError("timeout"),
                        "the readiness check")
@@ -136,12 +160,12 @@ class Ops:
         moves on a worker other than the game's owner wait for Redis to be back) — so a
         balancer that follows ``/readyz`` keeps the site up: ``degraded`` names the
         checks that failed but do not stop it serving (issue 31)."""
-        warmup = self.hub.warmup
+        warmup = self.warmup
         reachable, current = await self.database_check()
         checks: dict[str, bool] = {"database": reachable, "migrations": current,
                                    "writes": not warmup.serving
-                                   or not self.hub.writer.health.keeps_failing()}
-        redis = await self.hub.scale.redis_ok()
+                                   or not self._writes_failing()}
+        redis = await self.scale.redis_ok()
         if redis is not None:
             checks["redis"] = redis
         checks["not_draining"] = not self.draining
@@ -159,8 +183,20 @@ class Ops:
 
 
 def _ops(request: Request) -> Ops:
-    ops: Ops = request.app.state.hub.ops
+    ops: Ops = request.app.state.ops
     return ops
+
+
+@router.get("/metrics")
+async def metrics(request: Request) -> Response:
+    """This worker's Prometheus metrics (infra/metrics.py), behind the token if set."""
+    state = request.app.state
+    found: Metrics = state.metrics
+    if not allowed(request, state.settings.metrics_token):
+        return Response(status_code=404)
+    found.database_up = (await _ops(request).database_check())[0]
+    return Response(found.render(), media_type=CONTENT_TYPE_LATEST,
+                    headers={"Cache-Control": "no-store"})
 
 
 @router.get("/healthz")

@@ -16,18 +16,43 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any
 
+from fastapi import Depends
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from spillebord.server.chat.deps import ChatDep
+from spillebord.server.chat.service import Chat
+from spillebord.server.daily.deps import DailyDep
+from spillebord.server.daily.service import Daily
 from spillebord.server.errors import Refusal, unavailable
+from spillebord.server.http.deps import (
+    BusDep,
+    ComputeDep,
+    MetricsDep,
+    OpsDep,
+    RepoDep,
+    SettingsDep,
+)
+from spillebord.server.http.metrics import Metrics
+from spillebord.server.http.ops import Ops
 from spillebord.server.infra import compute, logs
-from spillebord.server.infra.scale import wiring
+from spillebord.server.infra.bus import EventBus
+from spillebord.server.infra.compute import Compute
+from spillebord.server.infra.settings import Settings
 from spillebord.server.infra.storage.health import READS
-from spillebord.server.room import leaving, rematch, wire
+from spillebord.server.infra.storage.repo import Repository
+from spillebord.server.people.deps import PeopleDep
+from spillebord.server.people.service import People
+from spillebord.server.room import wire
+from spillebord.server.room.deps import RoomsDep
+from spillebord.server.room.registry import Rooms
+from spillebord.server.tables import leaving, rematch
+from spillebord.server.tables.deps import TablesDep
+from spillebord.server.tables.service import Tables
 
 if TYPE_CHECKING:
-    from spillebord.server.hub import Hub
     from spillebord.server.room.session import Session
 
 log = logging.getLogger(__name__)
@@ -42,9 +67,36 @@ def _msg(t: str, v: int, d: Any) -> str:
     return wire.dumps({"t": t, "v": v, "d": d})
 
 
+@dataclass(frozen=True)
+class Sockets:
+    """What a game socket uses (built per socket from the app's services)."""
+
+    settings: Settings
+    rooms: Rooms
+    bus: EventBus
+    chat: Chat
+    daily: Daily
+    compute: Compute
+    metrics: Metrics
+    ops: Ops
+    people: People
+    repo: Repository
+    tables: Tables
+
+
+def sockets(settings: SettingsDep, rooms: RoomsDep, bus: BusDep, chat: ChatDep,
+            daily: DailyDep, compute: ComputeDep, metrics: MetricsDep,
+            ops: OpsDep, people: PeopleDep, repo: RepoDep, tables: TablesDep) -> Sockets:
+    return Sockets(settings, rooms, bus, chat, daily, compute, metrics, ops, people, repo,
+                   tables)
+
+
+SocketsDep = Annotated[Sockets, Depends(sockets)]
+
+
 class Connection:
-    def __init__(self, hub: Hub, ws: WebSocket, session: Session) -> None:
-        self.hub = hub
+    def __init__(self, services: Sockets, ws: WebSocket, session: Session) -> None:
+        self.services = services
         self.ws = ws
         self.session = session
         self.seat: int | None = None
@@ -61,7 +113,7 @@ class Connection:
         self.restarting = False  # close with 1012 once the current frame is answered
         self.acked = False  # the frame being handled was an acknowledged action
         self.tasks: set[asyncio.Task[None]] = set()
-        self.allowance = 2 * hub.settings.rate_per_second
+        self.allowance = 2 * services.settings.rate_per_second
         self.last = time.monotonic()
 
     # -- outgoing -------------------------------------------------------------------
@@ -80,7 +132,7 @@ class Connection:
     def error(self, code: str, reason: str, ref: str | None = None,
               message: dict[str, object] | None = None) -> None:
         """``message``: a Refusal's to_json() (it adds the key and params, if any)."""
-        self.hub.metrics.refused(code)
+        self.services.metrics.refused(code)
         d: dict[str, object] = {"code": code, "reason": reason, **(message or {})}
         if ref is not None:
             d["ref"] = ref
@@ -130,7 +182,7 @@ class Connection:
                 self.closed = True
         if self.acked:  # receive → acknowledged (metrics.py)
             self.acked = False
-            self.hub.metrics.acknowledged(self.session.row.game,
+            self.services.metrics.acknowledged(self.session.row.game,
                                           time.perf_counter() - received)
         if self.restarting:  # answered: now close (this task; the loop ends after it)
             self.closed = True
@@ -196,7 +248,7 @@ class Connection:
         if row.left is not None:
             raise leaving.seat_left()
         if row.player_id is not None and await self._signed_in() != row.player_id:
-            person = await asyncio.to_thread(self.hub.people.repo.person, row.player_id)
+            person = await asyncio.to_thread(self.services.people.repo.person, row.player_id)
             if person is not None and person.account:
                 raise Refusal("sign_in_needed", "this seat is an account's; sign in as "
                                                 "that account to take it", 401)
@@ -208,14 +260,14 @@ class Connection:
     async def _signed_in(self) -> str | None:
         """The account this socket's sign-in cookie names (None: not signed in)."""
         try:
-            return await self.hub.people.session_player(
+            return await self.services.people.session_player(
                 self.ws.cookies.get("spillebord_session"))
         except Refusal:
             return None
 
     def rate_ok(self) -> bool:
         now = time.monotonic()
-        rate = self.hub.settings.rate_per_second
+        rate = self.services.settings.rate_per_second
         self.allowance = min(2 * rate, self.allowance + (now - self.last) * rate)
         self.last = now
         if self.allowance < 1:
@@ -224,7 +276,7 @@ class Connection:
         return True
 
     async def handle(self, raw: str) -> None:
-        limit = self.hub.settings.max_frame
+        limit = self.services.settings.max_frame
         if len(raw) > limit or (len(raw) * 4 > limit and len(raw.encode()) > limit):
             self.error("too_large", f"a message may be at most {limit} bytes")
             return
@@ -236,7 +288,7 @@ class Connection:
         ref = t if isinstance(t, str) and t in HANDLERS else None
         if not self.rate_ok():
             self.error("rate_limited", "too many messages; at most "
-                       f"{self.hub.settings.rate_per_second:g} per second", ref)
+                       f"{self.services.settings.rate_per_second:g} per second", ref)
             return
         if not isinstance(msg, dict) or not isinstance(t, str):
             self.error("malformed", 'a message is one JSON object '
@@ -289,8 +341,8 @@ class Connection:
             await self._hello_account()
             return
         token = self._text(d, "token")
-        if self.hub.scale.shared and self.session.seat_for_token(token) is None:
-            await wiring.refresh(self.hub, self.session)  # claimed on another worker?
+        if self.services.rooms.shared and self.session.seat_for_token(token) is None:
+            await self.services.rooms.refresh(self.session)  # claimed on another worker?
         if await self.take_seat(token):
             self.welcome()
         else:
@@ -305,8 +357,8 @@ class Connection:
         if player is None:
             raise Refusal("sign_in_needed", "sign in to take your seat without its token",
                           401)
-        if self.hub.scale.shared:
-            await wiring.refresh(self.hub, self.session)
+        if self.services.rooms.shared:
+            await self.services.rooms.refresh(self.session)
         seat = next((s.seat for s in self.session.seats if s.player_id == player), None)
         if seat is None:
             raise Refusal("no_seat", "your account has no seat at this match", 404)
@@ -324,14 +376,16 @@ class Connection:
     async def on_leave(self, _v: Any, _d: dict[str, Any]) -> None:
         """Give up the seat (server/leaving.py); the socket watches on as a spectator."""
         seat = self.seat
-        await leaving.leave(self.hub, self.session, seat)
+        await leaving.leave(self.services.tables, self.services.repo.leave_seat,
+                            self.session, seat)
         self.session.detach(seat)
         self.seat = self.tag.seat = None
         self.welcome()
 
     async def on_rematch(self, _v: Any, _d: dict[str, Any]) -> None:
         """"Spil igen" at a finished table (server/rematch.py): this seat's new seat."""
-        seat = await rematch.accept(self.hub, self.session, self.seat)
+        seat = await rematch.accept(self.services.tables, self.services.settings.min_fill,
+                                    self.session, self.seat)
         self.push(_msg("rematch", self.session.version, seat))
 
     async def on_rewind(self, v: Any, _d: dict[str, Any]) -> None:
@@ -341,7 +395,7 @@ class Connection:
         version = self._version(v)
         self._solitaire_seat()
         session = self.session
-        await self.hub.daily.refuse_help(session.id)
+        await self.services.daily.refuse_help(session.id)
         if version != session.version:
             raise Refusal("stale", f"you asked on version {version}; "
                                    f"the game is at {session.version}")
@@ -351,7 +405,7 @@ class Connection:
                                          "winnable", key="server.no_winnable")
         while len(session.applied) > target:
             applied = session.applied
-            await self.hub.daily.refuse_undo(session.id, applied[-1])
+            await self.services.daily.refuse_undo(session.id, applied[-1])
             await session.undo(self.seat, session.version)
         self.acked = True
 
@@ -369,7 +423,7 @@ class Connection:
 
     async def on_undo(self, v: Any, _d: dict[str, Any]) -> None:
         applied = self.session.applied
-        await self.hub.daily.refuse_undo(self.session.id, applied[-1] if applied else None)
+        await self.services.daily.refuse_undo(self.session.id, applied[-1] if applied else None)
         await self.session.undo(self.seat, self._version(v))
         self.acked = True
 
@@ -407,12 +461,12 @@ class Connection:
             self.push(_msg("choices", version, {"target": target, "actions": meanings}))
 
     async def on_chat(self, _v: Any, d: dict[str, Any]) -> None:
-        """A line of table chat (server/chat.py): everyone at the match gets it.  A
+        """A line of table chat (server/chat/service.py): everyone at the match gets it.  A
         solitaire has no chat (nobody to talk to: docs/server.md, "Chat")."""
         if self.session.solitaire:
             raise Refusal("no_chat", "a solitaire has no chat", key="server.no_chat")
         player = None if self.seat is None else self.session.seats[self.seat].player_id
-        await self.hub.chat.say(self.session.id, self.seat, player, self.session.version, d)
+        await self.services.chat.say(self.session.id, self.seat, player, self.session.version, d)
 
     async def on_hint(self, _v: Any, _d: dict[str, Any]) -> None:
         await self._solve("hint")
@@ -422,7 +476,7 @@ class Connection:
 
     async def _solve(self, kind: str) -> None:
         self._solitaire_seat()
-        await self.hub.daily.refuse_help(self.session.id)
+        await self.services.daily.refuse_help(self.session.id)
         session = self.session
         needed = "hint" if kind == "hint" else "solve"
         if not compute.solver_offers(session.row.game, needed):
@@ -430,7 +484,7 @@ class Connection:
         if self.busy:
             raise Refusal("busy", "the solver is still working on your last question")
         seat = f"{session.id}:{self.seat}"
-        queue = self.hub.compute.queues["solver"]
+        queue = self.services.compute.queues["solver"]
         queue.hold(seat)  # busy past the seat's queue (fair_queue.py)
         self.busy = True
         task = asyncio.create_task(self._solve_task(
@@ -441,20 +495,20 @@ class Connection:
 
     async def _solve_task(self, kind: str, version: int, record: str, moves: int,
                           seat: str) -> None:
-        s = self.hub.settings
+        s = self.services.settings
         session = self.session
         player = session.seats[self.seat or 0].player_id
         flow = player or f"address:{self.ws.client.host if self.ws.client else seat}"
         try:
             if kind == "hint":
-                action, verdict = await self.hub.compute.queued(
+                action, verdict = await self.services.compute.queued(
                     "solver", flow, compute.solver_hint_verdict, record, s.hint_seconds)
                 session.row.hints += 1  # counted with the result ("vundet med 4 tip")
-                await asyncio.to_thread(self.hub.repo.count_hint, session.id)
+                await asyncio.to_thread(self.services.repo.count_hint, session.id)
                 self.push(_msg("hint", version, {"action": action, "verdict": verdict,
                                                  "hints": session.row.hints}))
             else:
-                verdict = await self.hub.compute.queued(
+                verdict = await self.services.compute.queued(
                     "solver", flow, compute.solver_verdict, record, s.verdict_seconds)
                 self.push(_msg("verdict", version, {"verdict": verdict}))
             if session.version == version:  # the position the verdict is about
@@ -496,27 +550,27 @@ def too_deep(value: object) -> bool:
     return False
 
 
-async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
-    if hub.ops.draining:  # going away: another worker takes it (server/ops.py)
-        await hub.ops.refuse_socket(ws)
+async def serve_socket(services: Sockets, ws: WebSocket, match_id: str) -> None:
+    if services.ops.draining:  # going away: another worker takes it (server/http/ops.py)
+        await services.ops.refuse_socket(ws)
         return
     await ws.accept()
     try:
-        session = await hub.get(match_id)
+        session = await services.rooms.get(match_id)
     except Refusal as exc:
         await ws.send_text(_msg("error", 0, exc.to_json()))
         await ws.close(code=4404)
         return
-    conn = Connection(hub, ws, session)
-    hub.ops.connections.add(conn)
+    conn = Connection(services, ws, session)
+    services.ops.connections.add(conn)
     token = ws.query_params.get("token")
     refused: Refusal | None = None
     try:
         seated = await conn.take_seat(token) if token else True
     except Refusal as exc:
         seated, refused = True, exc
-    unsubscribe = hub.bus.subscribe(session.id, conn.on_event)
-    unchat = hub.chat.listen(session.id, conn.push)
+    unsubscribe = services.bus.subscribe(session.id, conn.on_event)
+    unchat = services.chat.listen(session.id, conn.push)
     conn.welcome()  # always the first message; a bad ?token= is refused right after
     if not seated:
         conn.bad_token(None)
@@ -539,13 +593,13 @@ async def serve_socket(hub: Hub, ws: WebSocket, match_id: str) -> None:
         pass
     finally:
         conn.closed = True
-        hub.ops.connections.discard(conn)
+        services.ops.connections.discard(conn)
         unsubscribe()
         session.seat_listeners.remove(conn.push)
         unchat()
         session.detach(conn.seat)
         sender.cancel()
-        hub.release(session)
+        services.rooms.release(session)
         log.info("socket closed")
 
 

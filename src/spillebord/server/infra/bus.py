@@ -3,7 +3,7 @@
 One worker uses the in-process versions here.  A Redis/PostgreSQL version implements the
 same two small interfaces: ``EventBus`` (publish "match X is at version n"; every
 subscriber, on any worker, is told) and ``MatchSerializer`` (``async with
-hold(match_id)``: no two events of one game interleave, across workers).  The hub and the
+hold(match_id)``: no two events of one game interleave, across workers).  The rooms and the
 sessions use only these two interfaces; the scale-out hooks are wired in scale/wiring.py.
 """
 

@@ -35,7 +35,7 @@ class Settings:
     redis_url: str | None = None    # several workers: Redis pub/sub (docs/deploy.md)
     lease_seconds: float = 10.0     # shared mode: a game owner's lease (scale/owners.py)
     idle_seconds: float = 900.0     # a game with no socket that has not moved this long
-    #                                 leaves memory and its lease (server/parking.py)
+    #                                 leaves memory and its lease (server/room/parking.py)
     # Accounts (docs/server.md, "Names and accounts")
     argon2_time: int = 1            # Argon2id passes
     argon2_memory_kib: int = 47104  # Argon2id memory (46 MiB)
@@ -56,7 +56,7 @@ class Settings:
     trusted_proxies: tuple[str, ...] = ()  # X-Forwarded-For honoured from these (proxies.py)
     api_docs: bool = True           # /docs, /redoc and /openapi.json (off in production)
     drain_seconds: float = 0.0      # on SIGTERM: /readyz 503 this long before sockets close
-    log_json: bool = False          # logs as JSON lines (server/logs.py)
+    log_json: bool = False          # logs as JSON lines (server/infra/logs.py)
     metrics_token: str | None = None  # /metrics needs this bearer token (docs/metrics.md)
     # run the migrations at start: None = only with one worker (shared mode: ``spillebord
     # db upgrade`` is a step of its own, docs/deploy.md "Upgrade and roll back")

@@ -5,24 +5,23 @@ sign-in: ``401 no_session`` without one."""
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Cookie, Request
+from fastapi import APIRouter
 
 from spillebord.server.errors import Refusal
+from spillebord.server.http.deps import RepoDep
 from spillebord.server.mygames.store import player_games
+from spillebord.server.people.deps import SignedIn
 
 router = APIRouter(prefix="/api")
-SessionCookie = Annotated[str | None, Cookie(alias="spillebord_session")]
 
 
 @router.get("/me/games")
-async def my_games(request: Request, session: SessionCookie = None) -> dict[str, Any]:
+async def my_games(repo: RepoDep, player: SignedIn) -> dict[str, Any]:
     """The signed-in player's games, newest first (at most 50): running and finished,
     with the result, place, bonus and the other seats."""
-    hub = request.app.state.hub
-    player = await hub.people.session_player(session)
     if player is None:
         raise Refusal("no_session", "sign in to see your games from the server", 401)
-    games = await asyncio.to_thread(player_games, hub.engine, player)
+    games = await asyncio.to_thread(player_games, repo.engine, player)
     return {"player_id": player, "games": games}

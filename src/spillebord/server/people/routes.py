@@ -5,19 +5,16 @@ the request came over TLS); its value is never logged or stored in clear."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Cookie, Header, Request, Response
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
 from spillebord.server.errors import Refusal
-from spillebord.server.people.service import People, SignedIn
+from spillebord.server.people.deps import COOKIE, PlayerHeader, SessionCookie
+from spillebord.server.people.deps import people as people_of
+from spillebord.server.people.service import SignedIn
 from spillebord.server.people.storage import Person
 
 router = APIRouter(prefix="/api")
-COOKIE = "spillebord_session"
-SessionCookie = Annotated[str | None, Cookie(alias=COOKIE)]
-PlayerHeader = Annotated[str | None, Header(alias="X-Player")]
 # Long enough to give our own clear answer for a too long password or name.
 LONG = 20_000
 
@@ -39,11 +36,6 @@ class SignInBody(BaseModel):
 class PasswordBody(BaseModel):
     old_password: str = Field(max_length=LONG)
     new_password: str = Field(max_length=LONG)
-
-
-def people_of(request: Request) -> People:
-    people: People = request.app.state.hub.people
-    return people
 
 
 def address(request: Request) -> str:
@@ -98,7 +90,7 @@ async def sign_up(request: Request, response: Response, body: SignUpBody,
     """Turn the guest (X-Player) into an account with a password, or make a new one;
     signs in (sets the session cookie)."""
     people = people_of(request)
-    request.app.state.hub.quotas.sign_up(address(request))  # 429 past the quota
+    request.app.state.quotas.sign_up(address(request))  # 429 past the quota (http/quotas.py)
     signed = await people.sign_up(session, _guest(x_player), body.name, body.password)
     return _set_cookie(request, response, signed, people.settings.session_days)
 
@@ -108,7 +100,7 @@ async def sign_in(request: Request, response: Response,
                   body: SignInBody) -> dict[str, object]:
     """Sign in with name and password; sets the session cookie."""
     people = people_of(request)
-    request.app.state.hub.quotas.sign_in(address(request))  # 429 past the quota
+    request.app.state.quotas.sign_in(address(request))  # 429 past the quota (http/quotas.py)
     signed = await people.sign_in(body.name, body.password, address(request))
     return _set_cookie(request, response, signed, people.settings.session_days)
 

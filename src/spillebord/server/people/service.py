@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import math
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -70,6 +71,16 @@ class Throttle:
             raise Refusal("too_many_tries", f"too many failed sign-ins; try again in "
                                             f"{seconds} s", 429,
                           key="server.too_many_tries", params={"seconds": seconds})
+
+
+PLAYER_ID = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
+
+
+def check_player(player: str | None) -> str | None:
+    """A guest's player id as given (8–32 letters, digits, - or _), else a refusal."""
+    if player is not None and not PLAYER_ID.match(player):
+        raise Refusal("bad_player", "a player id is 8–32 letters, digits, - or _")
+    return player
 
 
 class People:

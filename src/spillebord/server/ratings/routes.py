@@ -1,45 +1,47 @@
 """The rating routes (docs/protocol.md, "Ratings"): a leaderboard per table game and
-seat-count class, and one player's ratings with their history."""
+seat-count class, one player's ratings with their history, and whether a match counts
+for the ratings (issue 28)."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Cookie, Header, Query, Request
+from fastapi import APIRouter, Depends, Query
+from starlette.requests import HTTPConnection
 
 from spillebord.core.rating import seat_class, shown
-from spillebord.server.errors import Refusal
-from spillebord.server.hub import Hub
+from spillebord.server.errors import Refusal, game_or_refuse
+from spillebord.server.people.deps import Player
+from spillebord.server.people.service import check_player
 from spillebord.server.ratings.rules import ESTABLISHED_GAMES, ESTABLISHED_OTHERS, established
+from spillebord.server.ratings.service import Ratings
 from spillebord.server.ratings.storage import rated_status
-from spillebord.server.tables.lobby import check_player
+from spillebord.server.room.deps import RoomsDep
 from spillebord.server.tables.storage import seat_people
 
 router = APIRouter(prefix="/api")
-PlayerHeader = Annotated[str | None, Header(alias="X-Player")]
-SessionCookie = Annotated[str | None, Cookie(alias="spillebord_session")]
 
 
-def hub_of(request: Request) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
+def ratings(conn: HTTPConnection) -> Ratings:
+    """The app's rating service (app.py puts it on ``app.state``)."""
+    found: Ratings = conn.app.state.ratings
+    return found
+
+
+RatingsDep = Annotated[Ratings, Depends(ratings)]
 
 
 @router.get("/leaderboard/{game}")
-async def leaderboard(request: Request, game: str,
-                      seats: Annotated[int, Query(ge=2, le=8)],
-                      session: SessionCookie = None,
-                      x_player: PlayerHeader = None) -> dict[str, Any]:
+async def leaderboard(ratings: RatingsDep, me: Player, game: str,
+                      seats: Annotated[int, Query(ge=2, le=8)]) -> dict[str, Any]:
     """The established ratings of a table game at this seat count's class, best first
-    (server/rating_rules.py); the caller's own provisional rating, if any, as ``mine``."""
-    hub = hub_of(request)
-    g = hub.game_or_refuse(game)
+    (ratings/rules.py); the caller's own provisional rating, if any, as ``mine``."""
+    g = game_or_refuse(game)
     if g.is_solitaire or seats not in g.seat_counts:
         raise Refusal("bad_seats", f"{g.key} is not rated at {seats} seats")
     klass = seat_class(g.key, seats)
-    me = await hub.people.acting(session, check_player(x_player))
-    repo = hub.ratings.repo
+    repo = ratings.repo
     rows = await asyncio.to_thread(repo.leaderboard, g.key, klass, 1000)
     others = await asyncio.to_thread(repo.others, g.key, klass)
 
@@ -58,10 +60,10 @@ async def leaderboard(request: Request, game: str,
 
 
 @router.get("/players/{player_id}/ratings")
-async def player_ratings(request: Request, player_id: str) -> dict[str, Any]:
+async def player_ratings(ratings: RatingsDep, player_id: str) -> dict[str, Any]:
     """A player's current ratings and every change (for the chart)."""
     check_player(player_id)
-    repo = hub_of(request).ratings.repo
+    repo = ratings.repo
     now_rows, history = await asyncio.to_thread(repo.of_player, player_id)
     counts = {(r["game"], r["class"]): (await asyncio.to_thread(
         repo.others, r["game"], r["class"], [player_id])).get(player_id, 0)
@@ -77,18 +79,18 @@ async def player_ratings(request: Request, player_id: str) -> dict[str, Any]:
 
 
 @router.get("/matches/{match_id}/rated")
-async def match_rated(request: Request, match_id: str) -> dict[str, Any]:
+async def match_rated(ratings: RatingsDep, match_id: str) -> dict[str, Any]:
     """Whether the game counts for the ratings and, if not, why (shown at the table)."""
-    found = await asyncio.to_thread(rated_status, hub_of(request).engine, match_id[:64])
+    found = await asyncio.to_thread(rated_status, ratings.repo.engine, match_id[:64])
     if found is None:
         raise Refusal("not_found", "there is no such match", 404)
     return {"match_id": match_id, **found}
 
 
 @router.get("/matches/{match_id}/players")
-async def match_players(request: Request, match_id: str) -> dict[str, Any]:
+async def match_players(rooms: RoomsDep, ratings: RatingsDep,
+                        match_id: str) -> dict[str, Any]:
     """Each seat's display name and rating (for the game page's seat list)."""
-    hub = hub_of(request)
-    session = await hub.get(match_id)
-    hub.release(session)
-    return {"seats": await asyncio.to_thread(seat_people, hub.engine, match_id)}
+    session = await rooms.get(match_id)
+    rooms.release(session)
+    return {"seats": await asyncio.to_thread(seat_people, ratings.repo.engine, match_id)}

@@ -15,6 +15,7 @@ import contextlib
 import logging
 import random
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from spillebord import bots
@@ -25,7 +26,7 @@ from spillebord.server.room import turns
 
 if TYPE_CHECKING:
     from spillebord.core.protocol import State
-    from spillebord.server.hub import Hub
+    from spillebord.server.infra.compute import Compute
     from spillebord.server.room.session import Session
 
 log = logging.getLogger(__name__)
@@ -38,8 +39,19 @@ def _choose_in_thread(player: bots.Bot, state: State, seat: int, rng: random.Ran
 
 
 class BotDriver:
-    def __init__(self, hub: Hub, session: Session) -> None:
-        self.hub = hub
+    """``delay``: seconds before each bot move; ``pool``: "process" (compute workers) or
+    "thread"; ``may_drive(match)``: whether this worker may play the match's bots now
+    (shared mode: it owns the game); ``done_driving(match)``: the game ended."""
+
+    def __init__(self, session: Session, compute: Compute,
+                 may_drive: Callable[[str], Awaitable[bool]],
+                 done_driving: Callable[[str], Awaitable[None]],
+                 delay: float, pool: str) -> None:
+        self.compute = compute
+        self.may_drive = may_drive
+        self.done_driving = done_driving
+        self.delay = delay
+        self.pool = pool
         self.session = session
         self.wake = asyncio.Event()
         self.players: dict[tuple[int, str], bots.Bot] = {}
@@ -58,10 +70,10 @@ class BotDriver:
     async def _run(self) -> None:
         s = self.session
         tag = logs.tag_game(s.id)  # not the socket's tag this task was started from
-        delay = self.hub.settings.bot_delay
+        delay = self.delay
         while s.running:
             self.wake.clear()
-            if not await self.hub.scale.may_drive(s.id):  # another worker plays them
+            if not await self.may_drive(s.id):  # another worker plays them
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.wake.wait(), timeout=LEASE_RETRY)
                 continue
@@ -91,24 +103,24 @@ class BotDriver:
                     log.warning("bot %s in %s refused: %s", who[0], s.id, exc.reason)
             # Give sockets a turn between bot actions even with no delay.
             await asyncio.sleep(0)
-        await self.hub.scale.done_driving(s.id)
+        await self.done_driving(s.id)
 
     async def _choose(self, seat: int, name: str, options: dict[str, Any]) -> str | None:
         s = self.session
         state = s.state
         rng = self.rngs.setdefault(seat, random.Random(secrets.randbits(64)))
         try:
-            if self.hub.settings.bot_pool == "process":
+            if self.pool == "process":
                 # A bot that does not answer in time loses its turn to a random move.
                 flow, low = room_flow(s)  # its turn in the fair queue (fair_queue.py)
-                return await asyncio.wait_for(self.hub.compute.queued(
+                return await asyncio.wait_for(self.compute.queued(
                     "bots", flow, compute.bot_choose, s.record().dumps(), seat, name,
                     options, rng.getrandbits(64), low=low), timeout=BOT_TIMEOUT)
             player = self.players.get((seat, name))
             if player is None:
                 player = self.players[(seat, name)] = bots.load(s.row.game, name, **options)
-            return await self.hub.compute.run("thread", _choose_in_thread, player, state,
-                                              seat, rng)
+            return await self.compute.run("thread", _choose_in_thread, player, state,
+                                          seat, rng)
         except Exception:
             log.exception("bot %s failed in %s; playing a random legal action", name, s.id)
             if state is not s.state:

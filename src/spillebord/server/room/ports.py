@@ -6,7 +6,7 @@ A ``Session`` knows nothing of the services around it: it is built with one
 announced (``Announcer``), its per-game lock (``Lock``), who else has sockets of its
 seats (``Presence``), who hears of its commits (``RoomObserver``) and where its events
 run (``Router``: here, or on the game's owner in shared mode).  One worker and shared
-mode differ only in which implementations are passed in, chosen once when the hub
+mode differ only in which implementations are passed in, chosen once when the services
 starts (scale/wiring.py builds the shared ones); the session has no ``if shared``.
 """
 
@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from spillebord.server.infra.storage.writer import Op
-    from spillebord.server.room.session import Session
 
 
 class EventStore(Protocol):
@@ -69,8 +68,21 @@ class RoomObserver(Protocol):
         ...
 
 
+class Room(Protocol):
+    """A room as a router sees it (room/session.py's ``Session``)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def running(self) -> bool: ...
+
+    async def event_here(self, kind: str, seat: int | None, version: int, text: str,
+                         by_bot: bool) -> None: ...
+
+
 class Router(Protocol):
-    async def event(self, room: Session, kind: str, seat: int | None, version: int,
+    async def event(self, room: Room, kind: str, seat: int | None, version: int,
                     text: str, by_bot: bool) -> None:
         """Run the event where the game's events run (``room.event_here`` on the
         worker that owns the game); raises its Refusal."""
@@ -91,7 +103,7 @@ class RoomPorts:
 class HereRouter:
     """One worker: every game's events run here."""
 
-    async def event(self, room: Session, kind: str, seat: int | None, version: int,
+    async def event(self, room: Room, kind: str, seat: int | None, version: int,
                     text: str, by_bot: bool) -> None:
         await room.event_here(kind, seat, version, text, by_bot)
 

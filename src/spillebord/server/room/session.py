@@ -2,7 +2,7 @@
 
 A ``Session`` holds the current state, the event log and the seats of one match, and
 knows the rest of the server only through the small ports it is built with
-(``RoomPorts``, server/ports.py).  Every event (an action, an undo, a redo) goes through
+(``RoomPorts``, server/room/ports.py).  Every event (an action, an undo, a redo) goes through
 ``_commit`` while the match is held (``Lock``): checked, committed to the database
 (``EventStore``), then applied in memory and announced (``Announcer``) — so nothing is
 acknowledged before it is durable and no two events of one game interleave.  Where an
@@ -17,10 +17,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import secrets
 import time
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from spillebord import games
 from spillebord.core.protocol import Action, Game, State, action_text, replay
@@ -35,7 +36,12 @@ from spillebord.server.room.clock import Clock, Tally
 
 if TYPE_CHECKING:
     from spillebord.server.room.ports import RoomPorts
-    from spillebord.server.room.rematch import Offer
+
+
+class Shown(Protocol):
+    """Something a room shows its sockets but does not own (a rematch offer)."""
+
+    def to_json(self) -> dict[str, Any]: ...
 
 
 CHECKPOINT = 32  # solitaires: a kept state every this many actions, for undo
@@ -54,6 +60,11 @@ class _Pending:
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    """A new seat token (the player keeps it; the database keeps its hash)."""
+    return secrets.token_urlsafe(24)
 
 
 _dumps = wire.dumps
@@ -99,8 +110,9 @@ class Session:
         # actions (a new move after an undo drops the later ones): "Fortryd til sidste
         # vindbare stilling" (ws.py ``rewind``).
         self.verdicts: dict[int, str] = {}
-        # "Spil igen" (server/rematch.py): the offer once a seat accepted, in memory.
-        self.rematch: Offer | None = None
+        # "Spil igen" (tables/rematch.py): the offer once a seat accepted, in memory;
+        # the room only shows it (``to_json``), the tables feature makes it.
+        self.rematch: Shown | None = None
         self.rematch_lock = asyncio.Lock()
         for e in row.events:
             self._apply_event(e)
@@ -519,7 +531,7 @@ class Session:
         return max(known) if known else None
 
     def clock(self) -> Clock:
-        """Moves made and time played so far (server/clock.py)."""
+        """Moves made and time played so far (server/room/clock.py)."""
         return self.tally.clock()
 
     def seat_list(self) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -29,7 +30,8 @@ from spillebord.server.infra.storage.models import matches, open_tables, seats
 from spillebord.server.infra.storage.repo import now
 
 if TYPE_CHECKING:
-    from spillebord.server.hub import Hub
+    from spillebord.server.http.quotas import Limits
+    from spillebord.server.room.registry import Rooms
     from spillebord.server.room.session import Session
 
 log = logging.getLogger(__name__)
@@ -86,27 +88,34 @@ def creator_seat(session: Session) -> int | None:
 
 
 class Expiry:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    """``limits``: the table timings (infra/settings.py); ``rooms``: this worker's live
+    rooms; ``engine``: the database; ``kick``: the live lobby looks at a table again."""
+
+    def __init__(self, limits: Limits, rooms: Rooms, engine: Engine,
+                 kick: Callable[[str], None]) -> None:
+        self.limits = limits
+        self.rooms = rooms
+        self.engine = engine
+        self.kick = kick
 
     def all_present(self, match_id: str) -> bool:
         """Quick match may seat a player here: every taken human seat has a socket (a
         table not in memory here has none on one worker; shared mode: unknown, yes)."""
-        if self.hub.settings.limits.table_away_seconds <= 0:
+        if self.limits.table_away_seconds <= 0:
             return True
-        session = self.hub.sessions.get(match_id)
+        session = self.rooms.sessions.get(match_id)
         if session is None:
-            return self.hub.scale.shared
+            return self.rooms.shared
         return all(session.present(s.seat) for s in session.seats
                    if s.kind == "human" and s.token_hash is not None)
 
     async def sweep(self) -> None:
         """One look at every public table (the tables sweeper calls it each second)."""
-        limits = self.hub.settings.limits
+        limits = self.limits
         away_after, close_after = limits.table_away_seconds, limits.table_close_seconds
         if away_after <= 0 and close_after <= 0:
             return
-        engine = self.hub.engine
+        engine = self.engine
         changed: list[str] = []
         at = now()
         for match_id, created, away, joined in await asyncio.to_thread(public_tables,
@@ -125,14 +134,14 @@ class Expiry:
             if await asyncio.to_thread(mark, engine, match_id, away=gone):
                 changed.append(match_id)
         for match_id in changed:
-            self.hub.tables.feed.kick(match_id)
+            self.kick(match_id)
 
     def _creator_away(self, match_id: str, created: datetime, at: datetime) -> bool | None:
         """Whether the creator has been away long enough (None: not known here)."""
-        limit = self.hub.settings.limits.table_away_seconds
-        session = self.hub.sessions.get(match_id)
+        limit = self.limits.table_away_seconds
+        session = self.rooms.sessions.get(match_id)
         if session is None:  # nobody has opened it since it was loaded or made
-            if self.hub.scale.shared:
+            if self.rooms.shared:
                 return None
             return (at - created).total_seconds() > limit
         seat = creator_seat(session)

@@ -8,24 +8,29 @@ from __future__ import annotations
 
 import asyncio
 import math
-import re
 import secrets
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field, StrictInt
 
 from spillebord import bots
-from spillebord.server.errors import Refusal
-from spillebord.server.hub import Hub, new_token
+from spillebord.server.errors import Refusal, game_or_refuse
 from spillebord.server.infra import compute
-from spillebord.server.infra.storage.repo import MatchRow, SeatRow, now
+from spillebord.server.infra.storage.repo import MatchRow, Repository, SeatRow, now
+from spillebord.server.people.service import check_player
 from spillebord.server.room import fairness, wire
-from spillebord.server.room.session import token_hash
+from spillebord.server.room.session import new_token, token_hash
 from spillebord.server.tables.storage import open_row
 from spillebord.solvers import tables
 
-PLAYER_ID = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
+if TYPE_CHECKING:
+    from spillebord.server.http.quotas import Quotas
+    from spillebord.server.infra.compute import Compute
+    from spillebord.server.infra.settings import Settings
+    from spillebord.server.room.session import Session
+
 MAX_DEAL = 2**63 - 1
 # Bots share one worker process: a room must not be able to make a bot think for hours.
 MAX_BOT_SECONDS = 5.0
@@ -108,7 +113,7 @@ def level_bot(game_key: str, level: Any) -> str:
     return table[level].bot
 
 
-def check_open_table(hub: Hub, game_key: str, req: CreateMatch,
+def check_open_table(lobby: Lobby, game_key: str, req: CreateMatch,
                      open_seats: int) -> int | None:
     """A public table or one with bots filling its open seats needs open seats; the
     wait is 5 s–1 h (``min_fill`` in tests); the level one of the game's.  Returns the
@@ -120,7 +125,7 @@ def check_open_table(hub: Hub, game_key: str, req: CreateMatch,
         if req.fill_level is not None:
             raise Refusal("bad_request", "fill_level needs fill_after")
         return None
-    low = hub.settings.min_fill
+    low = lobby.settings.min_fill
     if isinstance(req.fill_after, bool) or not low <= req.fill_after <= 3600:
         raise Refusal("bad_request", f"fill_after is null or {low}–3600 seconds")
     table = bots.levels(game_key)
@@ -130,12 +135,6 @@ def check_open_table(hub: Hub, game_key: str, req: CreateMatch,
         raise Refusal("bad_bot_options", f"{game_key} has no level {level!r} "
                                          f"(levels: {known})")
     return level
-
-
-def check_player(player: str | None) -> str | None:
-    if player is not None and not PLAYER_ID.match(player):
-        raise Refusal("bad_player", "a player id is 8–32 letters, digits, - or _")
-    return player
 
 
 def rated_deal(game_key: str, difficulty: str, flags: dict[str, bool]) -> int:
@@ -149,7 +148,7 @@ def rated_deal(game_key: str, difficulty: str, flags: dict[str, bool]) -> int:
     return secrets.choice(tables.winnable_deals(game_key, difficulty))
 
 
-async def pick_deal(hub: Hub, game_key: str, solitaire: bool, deal: int | str,
+async def pick_deal(lobby: Lobby, game_key: str, solitaire: bool, deal: int | str,
                     flags: dict[str, bool], invited: bool = False,
                     difficulty: str | None = None) -> int:
     """The deal number; ``invited``: the table has seats for invited players;
@@ -173,16 +172,36 @@ async def pick_deal(hub: Hub, game_key: str, solitaire: bool, deal: int | str,
     if difficulty is not None:
         return rated_deal(game_key, difficulty, flags)
     start = secrets.randbelow(10**9)
-    return await hub.compute.solver(compute.winnable_deal, game_key, start,
-                                    hub.settings.winnable_seconds, flags)
+    return await lobby.compute.solver(compute.winnable_deal, game_key, start,
+                                      lobby.settings.winnable_seconds, flags)
 
 
-async def create_match(hub: Hub, req: CreateMatch, player: str | None,
+class Lobby:
+    """What creating a match needs: the repository, the compute pools (a winnable
+    deal), ``adopt`` (start the new match's room), ``kick`` (the live lobby shows a
+    new public table), the settings' limits and the creation quotas (http/quotas.py)."""
+
+    def __init__(self, repo: Repository, compute: Compute,
+                 adopt: Callable[[MatchRow], Session], kick: Callable[[str], None],
+                 settings: Settings, quotas: Quotas) -> None:
+        self.repo = repo
+        self.compute = compute
+        self.adopt = adopt
+        self.kick = kick
+        self.settings = settings
+        self.quotas = quotas
+
+    async def create(self, req: CreateMatch, player: str | None, address: str | None = None,
+                     sealed_until: datetime | None = None) -> dict[str, Any]:
+        return await create_match(self, req, player, address, sealed_until)
+
+
+async def create_match(lobby: Lobby, req: CreateMatch, player: str | None,
                        address: str | None = None,
                        sealed_until: datetime | None = None) -> dict[str, Any]:
-    """Create a match (``sealed_until``: a ranked daily attempt's deal stays hidden until
-    then, server/daily.py)."""
-    game = hub.game_or_refuse(req.game)
+    """Create a match (``address``: the caller's, for the quotas; ``sealed_until``: a
+    ranked daily attempt's deal stays hidden until then, daily/service.py)."""
+    game = game_or_refuse(req.game)
     player = check_player(req.player or player)
     specs: list[Any] = list(req.seats) if req.seats else (["me"] if game.is_solitaire else [])
     try:
@@ -208,19 +227,19 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None,
             except (TypeError, ValueError) as exc:
                 raise Refusal("bad_bot_options", str(exc)) from None
     t = req.takeover_seconds
-    if t is not None and not hub.settings.min_takeover <= t <= 86400:
+    if t is not None and not lobby.settings.min_takeover <= t <= 86400:
         raise Refusal("bad_request", f"takeover_seconds is null or "
-                                     f"{hub.settings.min_takeover}–86400")
+                                     f"{lobby.settings.min_takeover}–86400")
     turn = req.turn_seconds
     if turn is not None and (game.is_solitaire or isinstance(turn, bool)
-                             or not hub.settings.min_turn <= turn <= 600):
+                             or not lobby.settings.min_turn <= turn <= 600):
         raise Refusal("bad_request", "turn_seconds is null or "
-                                     f"{hub.settings.min_turn}–600, at a table game only")
+                                     f"{lobby.settings.min_turn}–600, at a table game only")
     open_seats = sum(1 for spec in specs if spec == "human")
-    fill_level = check_open_table(hub, game.key, req, open_seats)
+    fill_level = check_open_table(lobby, game.key, req, open_seats)
     bots_only = not any(spec in ("me", "human") for spec in specs)
-    hub.quotas.creating(player, address, req.public, bots_only)  # 429 past a quota
-    deal = await pick_deal(hub, game.key, game.is_solitaire, req.deal, flags,
+    lobby.quotas.creating(player, address, req.public, bots_only)  # 429 past a quota
+    deal = await pick_deal(lobby, game.key, game.is_solitaire, req.deal, flags,
                            invited="human" in specs, difficulty=req.difficulty)
     try:
         game.new(deal=deal, seats=n, **flags)
@@ -252,11 +271,11 @@ async def create_match(hub: Hub, req: CreateMatch, player: str | None,
     opened = None
     if req.public or req.fill_after is not None:
         opened = open_row(match_id, req.public, req.fill_after, fill_level, row.created)
-    await asyncio.to_thread(hub.repo.create_match, row, invite_hashes, opened)
-    hub.adopt(row)
-    hub.quotas.created(match_id, player, address, req.public, bots_only)
+    await asyncio.to_thread(lobby.repo.create_match, row, invite_hashes, opened)
+    lobby.adopt(row)
+    lobby.quotas.created(match_id, player, address, req.public, bots_only)
     if req.public:
-        hub.tables.feed.kick(match_id)
+        lobby.kick(match_id)
     return {"match_id": match_id, "seat": my_seat, "token": token,
             "play_url": f"/play/{match_id}" + (f"#token={token}" if token else ""),
             "invites": invites,

@@ -7,20 +7,25 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from spillebord.server.errors import Refusal
+from spillebord.server.errors import Refusal, game_or_refuse
 from spillebord.server.infra.background import cancel, every
 from spillebord.server.infra.storage.repo import now
-from spillebord.server.room.session import token_hash
+from spillebord.server.room.session import new_token, token_hash
 from spillebord.server.tables.expiry import Expiry
 from spillebord.server.tables.feed import LobbyFeed
+from spillebord.server.tables.lobby import CreateMatch, SeatSpec, level_bot
 from spillebord.server.tables.storage import TablesRepo
 
 if TYPE_CHECKING:
-    from spillebord.server.hub import Hub
+    from spillebord.server.http.quotas import Limits
+    from spillebord.server.room.registry import Rooms
+
+Create = Callable[..., Awaitable[dict[str, Any]]]  # Lobby.create
 
 log = logging.getLogger(__name__)
 SWEEP = 1.0  # seconds between looks for tables whose wait for bots is over
@@ -38,12 +43,22 @@ class QuickMatch(BaseModel):
 
 
 class Tables:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.repo = TablesRepo(hub.engine)
-        self.feed = LobbyFeed(self.repo, hub.settings.lobby_poll)
+    """``create``: open a new match (tables/lobby.py); ``claim_invite``: the repository's
+    claim of an invite code; ``seats_written(match)``: tell the other workers (shared
+    mode) that seats of the match were written here."""
+
+    def __init__(self, repo: TablesRepo, feed: LobbyFeed, rooms: Rooms, create: Create,
+                 claim_invite: Callable[[str, str, str | None], tuple[str, int]],
+                 seats_written: Callable[[str], None], limits: Limits) -> None:
+        self.repo = repo
+        self.feed = feed
+        self.rooms = rooms
+        self.create = create
+        self.claim_invite = claim_invite
+        self.seats_written = seats_written
         self._sweeper: asyncio.Task[None] | None = None
-        self.expiry = Expiry(hub)  # public tables leave the lobby (tables/expiry.py)
+        # public tables leave the lobby (tables/expiry.py)
+        self.expiry = Expiry(limits, rooms, repo.engine, feed.kick)
         self._expiry: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -64,25 +79,39 @@ class Tables:
         """A free seat of a public table for the caller; returns its seat token."""
         if len(match_id) > 32:
             raise Refusal("not_found", "there is no such public table", 404)
-        from spillebord.server.hub import new_token  # the hub imports this module
-
         token = new_token()
         taken = await asyncio.to_thread(self.repo.take_seat, match_id, seat,
                                         token_hash(token), player, now())
-        self.hub.scale.seats_written(match_id)  # the other workers' sockets
-        session = self.hub.sessions.get(match_id)
+        self.seats_written(match_id)  # the other workers' sockets
+        session = self.rooms.sessions.get(match_id)
         if session is not None:
             session.claim_seat(taken, token_hash(token), player)  # and this one's
         self.feed.kick(match_id)
         return {"match_id": match_id, "seat": taken, "token": token,
                 "play_url": f"/play/{match_id}#token={token}"}
 
+    async def claim(self, code: str, player: str | None) -> dict[str, Any]:
+        """The seat an invite code names, for the caller; returns its seat token."""
+        token = new_token()
+        match_id, seat = await asyncio.to_thread(
+            self.claim_invite, token_hash(code), token_hash(token), player)
+        self.feed.kick(match_id)  # an open table's seat was taken
+        self.seats_written(match_id)  # the other workers' sockets
+        session = self.rooms.sessions.get(match_id)
+        if session is not None:
+            session.claim_seat(seat, token_hash(token), player)  # and this one's
+        else:
+            session = await self.rooms.get(match_id)
+            self.rooms.release(session)
+        fair = session.fair_info()
+        return {"match_id": match_id, "seat": seat, "token": token,
+                "play_url": f"/play/{match_id}#token={token}",
+                "commitment": fair["commitment"] if fair else None}
+
     async def quick(self, req: QuickMatch, player: str | None,
                     address: str | None = None) -> dict[str, Any]:
         """Sit down at the oldest public table that fits, or open one."""
-        from spillebord.server.tables.lobby import CreateMatch, SeatSpec, create_match
-
-        game = self.hub.game_or_refuse(req.game)
+        game = game_or_refuse(req.game)
         if game.is_solitaire or req.seats not in game.seat_counts:
             raise Refusal("bad_seats", f"{game.key} is played at "
                                        f"{', '.join(map(str, game.seat_counts))} seats")
@@ -102,7 +131,7 @@ class Tables:
                     raise
         seats: list[SeatSpec] = ["me"]
         seats += ["human"] * (req.seats - 1)
-        made = await create_match(self.hub, CreateMatch(
+        made = await self.create(CreateMatch(
             game=game.key, flags=flags, seats=seats,
             public=True, fill_after=req.fill_after, fill_level=req.fill_level), player,
             address)
@@ -115,17 +144,15 @@ class Tables:
             await self.fill(match_id, game, level)
 
     async def fill(self, match_id: str, game: str, level: int) -> list[int]:
-        from spillebord.server.tables.lobby import level_bot
-
         bot = level_bot(game, level)
         options = {"level": level}
         seats = await asyncio.to_thread(self.repo.fill, match_id, bot, options, now())
         if not seats:
             return seats
-        self.hub.scale.seats_written(match_id)  # the other workers' sockets
-        session = await self.hub.get(match_id)
+        self.seats_written(match_id)  # the other workers' sockets
+        session = await self.rooms.get(match_id)
         session.seat_bots(seats, bot, options)  # and this one's
-        self.hub.ensure_driver(session)
+        self.rooms.ensure_driver(session)
         self.feed.kick(match_id)
         log.info("match %s: bots at level %d took seats %s", match_id, level, seats)
         return seats

@@ -27,21 +27,12 @@ from spillebord.server.infra.storage.models import (
     ratings,
     seats,
 )
+from spillebord.server.infra.storage.repo import already_seated, touch
 from spillebord.server.ratings.rules import unrated_because
 
 
 def _aware(t: datetime) -> datetime:
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
-
-
-def already_seated() -> Refusal:
-    return Refusal("already_seated", "you already have a seat at this table", 409)
-
-
-def touch(conn: Connection, match_id: str, when: datetime) -> None:
-    """The table's lobby picture changed (a no-op for a table that is not open)."""
-    conn.execute(update(open_tables).where(open_tables.c.match_id == match_id)
-                 .values(changed=when))
 
 
 def open_row(match_id: str, public: bool, fill_after: int | None, fill_level: int | None,

@@ -167,7 +167,7 @@ ratings = Table(
     metadata,
     Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
     Column("game", String(32), primary_key=True),
-    Column("seat_class", String(8), primary_key=True),  # server/ratings.py seat_class
+    Column("seat_class", String(8), primary_key=True),  # server/ratings/service.py seat_class
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
     Column("games", Integer, nullable=False),
@@ -202,7 +202,7 @@ rated_matches = Table(
 )
 
 # The daily deal (issue 15): one deal per solitaire and Copenhagen calendar day, chosen
-# once (server/daily.py says how), and each player's one ranked attempt at it.
+# once (server/daily/service.py says how), and each player's one ranked attempt at it.
 daily_deals = Table(
     "daily_deals",
     metadata,

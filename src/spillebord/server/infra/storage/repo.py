@@ -14,8 +14,14 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from spillebord.server.errors import Refusal
-from spillebord.server.infra.storage.models import actions, invites, matches, players, seats
-from spillebord.server.tables.storage import touch
+from spillebord.server.infra.storage.models import (
+    actions,
+    invites,
+    matches,
+    open_tables,
+    players,
+    seats,
+)
 
 
 def now() -> datetime:
@@ -164,8 +170,6 @@ class Repository:
         try:
             return self._claim_invite(code_hash, token_hash, player_id)
         except IntegrityError:
-            from spillebord.server.tables.storage import already_seated
-
             raise already_seated() from None
 
     def _claim_invite(self, code_hash: str, token_hash: str,
@@ -230,3 +234,14 @@ class Repository:
         conn.execute(update(matches).where(matches.c.id == match_id)
                      .values(status="finished", outcome=outcome, finished=when))
         touch(conn, match_id, when)  # an open table's end reaches the live lobbies
+
+
+def already_seated() -> Refusal:
+    """One seat per player per table (the unique index of migration 0010)."""
+    return Refusal("already_seated", "you already have a seat at this table", 409)
+
+
+def touch(conn: Connection, match_id: str, when: datetime) -> None:
+    """An open table's lobby picture changed (a no-op for a table that is not open)."""
+    conn.execute(update(open_tables).where(open_tables.c.match_id == match_id)
+                 .values(changed=when))

@@ -1,5 +1,5 @@
 """An index on matches.finished: the rater's sweep looks only at recently finished
-matches (server/ratings.py), so its cost does not grow with every match ever played.
+matches (server/ratings/service.py), so its cost does not grow with every match ever played.
 
 Revision ID: 0009
 Revises: 0008

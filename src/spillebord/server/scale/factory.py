@@ -24,9 +24,9 @@ from spillebord.server.infra.settings import Settings
 from spillebord.server.room.ports import HereRouter, Router
 
 if TYPE_CHECKING:
-    from spillebord.server.infra.scale.forward import Forwarder
-    from spillebord.server.infra.scale.owners import Owners
-    from spillebord.server.infra.scale.redis_bus import RedisBus
+    from spillebord.server.scale.forward import Forwarder
+    from spillebord.server.scale.owners import Owners
+    from spillebord.server.scale.redis_bus import RedisBus
 
 
 class ScaleConfigError(RuntimeError):
@@ -114,6 +114,15 @@ class ScaleOut:
         if self.parts is not None:
             self.parts.bus.note("seats", match_id)
 
+    def holds(self, match_id: str) -> bool:
+        """Whether this worker holds the game's lease (shared mode; never otherwise)."""
+        return self.parts is not None and match_id in self.parts.owners.held
+
+    async def let_go(self, match_id: str, ended: bool) -> None:
+        """Release the game's lease (shared mode)."""
+        if self.parts is not None:
+            await self.parts.owners.release(match_id, ended=ended)
+
     async def done_driving(self, match_id: str) -> None:
         """The game ended: its lease goes with the next renewal (owners.should_release)."""
 
@@ -127,8 +136,8 @@ def build(settings: Settings) -> ScaleOut:
         raise ScaleConfigError("SPILLEBORD_REDIS (several workers) needs a PostgreSQL "
                                "SPILLEBORD_DB such as postgresql+psycopg://user@host/db")
     try:
-        from spillebord.server.infra.scale.owners import Owners
-        from spillebord.server.infra.scale.redis_bus import RedisBus
+        from spillebord.server.scale.owners import Owners
+        from spillebord.server.scale.redis_bus import RedisBus
     except ImportError as exc:  # pragma: no cover - depends on the install
         raise ScaleConfigError(f"several workers need the 'scale' extra (uv sync "
                                f"--extra scale in the checkout, docs/deploy.md): {exc}"

@@ -3,7 +3,7 @@
 When a table game is over, every human seat is offered a rematch (the ``rematch``
 socket message).  The first seat to accept opens the new table: the same game, variant,
 seat count, bots (with their options), turn timer and takeover setting, and a new sealed
-random deal (lobby.create_match: a fresh commitment, like any table).  Each human seat
+random deal (tables/lobby.py: a fresh commitment, like any table).  Each human seat
 gets an invite held by the server; a seat that accepts claims its own (the same player
 id) and is answered with its new token, so the seats that accept move to the new table
 together.  The seats that do not accept stay open, and after ``WAIT`` seconds bots of
@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from spillebord import bots
 from spillebord.server.errors import Refusal
+from spillebord.server.tables.lobby import BotSeat, CreateMatch
 
 if TYPE_CHECKING:
-    from spillebord.server.hub import Hub
     from spillebord.server.room.session import Session
+    from spillebord.server.tables.service import Tables
 
 WAIT = 60  # seconds before bots take the seats nobody accepted for
 
@@ -51,8 +52,7 @@ def table_level(session: Session) -> int | None:
         else None
 
 
-async def _open(hub: Hub, session: Session) -> Offer:
-    from spillebord.server.tables.lobby import BotSeat, CreateMatch, create_match
+async def _open(tables: Tables, min_fill: int, session: Session) -> Offer:
 
     r = session.row
     specs: list[Any] = []
@@ -62,15 +62,21 @@ async def _open(hub: Hub, session: Session) -> Offer:
         else:
             specs.append("human")
     level = table_level(session)
-    made = await create_match(hub, CreateMatch(
+    made = await tables.create(CreateMatch(
         game=r.game, flags=dict(r.flags), seats=specs, deal="random",
         takeover_seconds=r.takeover_seconds, turn_seconds=r.turn_seconds,
-        fill_after=max(WAIT, hub.settings.min_fill) if level is not None else None,
+        fill_after=max(WAIT, min_fill) if level is not None else None,
         fill_level=level), None)
     return Offer(made["match_id"], {inv["seat"]: inv["code"] for inv in made["invites"]})
 
 
-async def accept(hub: Hub, session: Session, seat: int | None) -> dict[str, Any]:
+def _offer(session: Session) -> Offer | None:
+    shown = session.rematch
+    return shown if isinstance(shown, Offer) else None
+
+
+async def accept(tables: Tables, min_fill: int, session: Session,
+                 seat: int | None) -> dict[str, Any]:
     """The seat says yes: its seat at the new table (opened by the first yes)."""
     if seat is None:
         raise Refusal("spectator", "spectators have no seat to play again")
@@ -82,16 +88,17 @@ async def accept(hub: Hub, session: Session, seat: int | None) -> dict[str, Any]
     if row.kind != "human" or row.left is not None:
         raise Refusal("seat_left", "this seat was given up; a bot played it",
                       key="server.seat_left")
-    offer: Offer | None = session.rematch
+    offer = _offer(session)
     if offer is None:
         async with session.rematch_lock:
-            offer = session.rematch
+            offer = _offer(session)
             if offer is None:
-                offer = session.rematch = await _open(hub, session)
+                offer = await _open(tables, min_fill, session)
+                session.rematch = offer
     async with offer.lock:
         token = offer.tokens.get(seat)
         if token is None:
-            claimed = await hub.claim(offer.codes[seat], row.player_id)
+            claimed = await tables.claim(offer.codes[seat], row.player_id)
             token = offer.tokens[seat] = str(claimed["token"])
     session.seats_changed()  # every seat sees who is coming along
     return {"match_id": offer.match_id, "seat": seat, "token": token,

@@ -36,10 +36,10 @@ from spillebord.server.infra.storage.writer import LeaseLost
 from spillebord.server.room import wire
 
 if TYPE_CHECKING:
-    from spillebord.server.hub import Hub
-    from spillebord.server.infra.scale.owners import Owners
-    from spillebord.server.infra.scale.redis_bus import RedisBus
+    from spillebord.server.room.ports import Room
     from spillebord.server.room.session import Session
+    from spillebord.server.scale.owners import Owners
+    from spillebord.server.scale.redis_bus import RedisBus
 
 log = logging.getLogger(__name__)
 UNAVAILABLE = ("unavailable", "the game is moving to another server; nothing changed, "
@@ -47,10 +47,10 @@ UNAVAILABLE = ("unavailable", "the game is moving to another server; nothing cha
 
 
 class Forwarder:
-    def __init__(self, hub: Hub, bus: RedisBus, owners: Owners,
-                 own: Callable[[str], Awaitable[bool]],
+    def __init__(self, session_of: Callable[[str], Session | None], bus: RedisBus,
+                 owners: Owners, own: Callable[[str], Awaitable[bool]],
                  catch_up: Callable[[str], Awaitable[None]]) -> None:
-        self.hub = hub
+        self.session_of = session_of  # the game's room in memory here, or None
         self.bus = bus
         self.owners = owners
         self.own = own
@@ -65,7 +65,7 @@ class Forwarder:
         self._tasks: set[asyncio.Task[None]] = set()
         bus.on_direct = self.on_direct
 
-    async def event(self, session: Session, kind: str, seat: int | None, version: int,
+    async def event(self, session: Room, kind: str, seat: int | None, version: int,
                     text: str, by_bot: bool) -> None:
         """Run the event here if this worker owns (or can take) the game, else on its
         owner; raises the owner's Refusal."""
@@ -150,7 +150,7 @@ class Forwarder:
     async def _serve(self, sender: str, message: dict[str, Any]) -> None:
         answer: dict[str, Any] = {"k": "R", "id": message.get("id")}
         match_id = str(message.get("m"))
-        session = self.hub.sessions.get(match_id)
+        session = self.session_of(match_id)
         if session is None or match_id not in self.owners.held:
             answer["not_owner"] = True
         else:

@@ -18,12 +18,12 @@ import functools
 import importlib.metadata
 import platform
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from fastapi import APIRouter, Request, Response
+from fastapi import Request
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
     Histogram,
@@ -37,9 +37,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 if TYPE_CHECKING:
     from prometheus_client.metrics_core import Metric
 
-    from spillebord.server.hub import Hub
+    from spillebord.server.infra.storage.writer import GroupWriter
+    from spillebord.server.room.session import Session
+    from spillebord.server.scale.factory import ScaleOut
 
-router = APIRouter(include_in_schema=False)
 PROXY_HEADERS = ("x-forwarded-for", "forwarded", "x-real-ip")
 # Seconds: an action is acknowledged in about a millisecond on an idle worker.
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
@@ -49,9 +50,22 @@ BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 COMPUTE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
 
+@dataclass(frozen=True)
+class Live:
+    """What the scrape-time gauges read (functions: read at each scrape)."""
+
+    sessions: Callable[[], Iterable[Session]]  # the games in memory
+    scale: ScaleOut
+    parked: Callable[[], int]  # games parked so far (room/parking.py)
+    sockets: Callable[[], int]  # open game sockets
+    draining: Callable[[], bool]
+    inflight: Callable[[], dict[str, int]]  # compute calls by pool
+    writer: Callable[[], GroupWriter | None]  # None before the start
+    warm: Callable[[], bool]  # the start-up is done (infra/warmup.py)
+
+
 class Metrics:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, live: Live) -> None:
         r = self.registry = CollectorRegistry()
         self.actions = Counter(
             "spillebord_actions", "Events committed by this worker (act, undo, redo), "
@@ -80,7 +94,7 @@ class Metrics:
         for status in ("500", "503"):  # shown from the start, at 0
             self.http_errors.labels(status)
         self.database_up = True  # set by each scrape's check (``metrics`` below)
-        r.register(_Live(hub))
+        r.register(_Live(self, live))
         ProcessCollector(registry=r)
         self._committed: dict[tuple[str, str, bool], Counter] = {}
         self._acked: dict[str, Histogram] = {}
@@ -121,23 +135,24 @@ class Metrics:
 
 
 class _Live(Collector):
-    """Gauges read at scrape time from the hub."""
+    """Gauges read at scrape time."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, metrics: Metrics, live: Live) -> None:
+        self.metrics = metrics
+        self.live = live
 
     def collect(self) -> Iterator[Metric]:
-        hub = self.hub
+        live = self.live
         games = GaugeMetricFamily("spillebord_live_games", "Unfinished games in memory "
                                   "that this worker runs (shared mode: owns), so the sum "
                                   "over the workers counts each game once", labels=["game"])
         replicas = GaugeMetricFamily("spillebord_game_replicas", "Unfinished games in "
                                      "memory that another worker owns or nobody does yet "
                                      "(shared mode: copies for the sockets here)")
-        held = None if hub.scale.parts is None else hub.scale.parts.owners.held
+        held = None if live.scale.parts is None else live.scale.parts.owners.held
         by_game: dict[str, int] = {}
         copies = 0
-        for session in list(hub.sessions.values()):
+        for session in list(live.sessions()):
             if not session.running:
                 continue
             if held is not None and session.id not in held:
@@ -151,28 +166,28 @@ class _Live(Collector):
         yield replicas
         yield GaugeMetricFamily("spillebord_database_up", "1 when the database answered "
                                 "the check made for this scrape (within 2 s)",
-                                value=1 if hub.metrics.database_up else 0)
+                                value=1 if self.metrics.database_up else 0)
         info = GaugeMetricFamily("spillebord_build", "The running release (always 1)",
                                  labels=["version", "python"])
         info.add_metric([_version(), platform.python_version()], 1)
         yield info
         yield CounterMetricFamily("spillebord_games_parked", "Idle games this worker let "
                                   "go from memory (no socket, no move for the idle "
-                                  "time; reloaded on demand)", value=hub.parking.parked)
+                                  "time; reloaded on demand)", value=live.parked())
         yield GaugeMetricFamily("spillebord_sockets", "Open game sockets on this worker",
-                                value=len(hub.ops.connections))
+                                value=live.sockets())
         queue = GaugeMetricFamily("spillebord_compute_queue", "Bot decisions and solver "
                                   "calls waiting or running, by pool", labels=["pool"])
         for pool in ("bots", "solver"):
-            queue.add_metric([pool], hub.compute.inflight.get(pool, 0))
+            queue.add_metric([pool], live.inflight().get(pool, 0))
         yield queue
         yield GaugeMetricFamily("spillebord_draining", "1 while the worker drains",
-                                value=1 if hub.ops.draining else 0)
+                                value=1 if live.draining() else 0)
         yield GaugeMetricFamily("spillebord_warming", "1 while the worker starts up "
-                                "(kernels, games, worker processes: server/warmup.py)",
-                                value=0 if hub.warmup.ready else 1)
-        yield from _write_health(hub)
-        parts = hub.scale.parts
+                                "(kernels, games, worker processes: infra/warmup.py)",
+                                value=0 if live.warm() else 1)
+        yield from _write_health(live.writer())
+        parts = live.scale.parts
         if parts is not None:
             owners = parts.owners
             yield GaugeMetricFamily("spillebord_game_leases_held", "Live games this worker "
@@ -207,10 +222,9 @@ class _Live(Collector):
                 yield CounterMetricFamily(f"spillebord_redis_{name}", text, value=value)
 
 
-def _write_health(hub: Hub) -> Iterator[Metric]:
+def _write_health(writer: GroupWriter | None) -> Iterator[Metric]:
     """The group writer's failed writes by reason (storage/health.py) and whether they
     keep failing (then ``/readyz`` says not ready: ``writes``)."""
-    writer = hub._writer
     if writer is None:  # not started
         return
     health = writer.health
@@ -267,13 +281,3 @@ def allowed(request: Request, token: str | None) -> bool:
         given = request.headers.get("authorization", "")
         return secrets.compare_digest(given.encode(), f"Bearer {token}".encode())
     return True
-
-
-@router.get("/metrics")
-async def metrics(request: Request) -> Response:
-    hub: Hub = request.app.state.hub
-    if not allowed(request, hub.settings.metrics_token):
-        return Response(status_code=404)
-    hub.metrics.database_up = (await hub.ops.database_check())[0]
-    return Response(hub.metrics.render(), media_type=CONTENT_TYPE_LATEST,
-                    headers={"Cache-Control": "no-store"})

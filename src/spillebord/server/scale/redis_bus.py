@@ -34,7 +34,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from spillebord.server.infra.bus import Listener, Listeners
-from spillebord.server.infra.scale.presence import INTERVAL, WATCH, PresenceTable
+from spillebord.server.scale.presence import INTERVAL, WATCH, PresenceTable
 
 log = logging.getLogger(__name__)
 CatchUp = Callable[[str, int], Awaitable[int]]  # (match, version seen) -> local version
@@ -208,7 +208,7 @@ class RedisBus:
                 log.exception("presence hook failed for match %s", match_id)
 
     def tell_local(self, match_id: str, version: int) -> None:
-        """Tell this worker's listeners only (the hub found newer events itself)."""
+        """Tell this worker's listeners only (a refresh found newer events itself)."""
         self._notify(match_id, version)
 
     def _notify(self, match_id: str, version: int) -> None:
