@@ -12,6 +12,7 @@ from typing import Any
 from fastapi import APIRouter
 from sqlalchemy.engine import Engine
 
+from spillebord import games
 from spillebord.server.analysis import store, work
 from spillebord.server.errors import Refusal
 from spillebord.server.http.api import Readable
@@ -26,6 +27,12 @@ SOLVE_SECONDS = 1.0
 TABLE_SECONDS = 8.0
 """The whole budget of a table game's analysis; moves after it are counted unknown."""
 _running: dict[str, asyncio.Future[dict[str, Any]]] = {}
+
+
+@router.get("/api/analysis")
+def analysed_games() -> list[str]:
+    """The games offered to players that have a post-game analysis."""
+    return [g for g in games.ready_keys() if work.analysable(g) is not None]
 
 
 @router.get("/api/matches/{match_id}/analysis")

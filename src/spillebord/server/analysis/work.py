@@ -23,6 +23,7 @@ analysis of a record is repeatable.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import random
@@ -52,6 +53,7 @@ def _lower_priority() -> None:
             os.nice(10)
 
 
+@functools.lru_cache(maxsize=64)
 def analysable(game: str) -> str | None:
     """``"solitaire"``, ``"table"`` or None: what analysis the game has."""
     g = games.load(game)

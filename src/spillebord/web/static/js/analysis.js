@@ -9,14 +9,7 @@ import { el } from "./ui.js";
 const SVG = "http://www.w3.org/2000/svg";
 
 /**
- * @typedef {{ verdict: "winnable" | "unwinnable" | "unknown", solved: boolean }} Position
- * @typedef {{ kind: "lost" | "resigned" | "redeal", round: number, step: number, action: string,
- *   exact: boolean, last_winnable: number, first_unwinnable: number | null, line: string[] }} Mark
- * @typedef {{ step: number, seat: number, action: string, value: number, best: string,
- *   best_value: number, doubtful: boolean }} Choice
- * @typedef {{ kind: "solitaire", positions: Position[], marks: Mark[],
- *   summary: { start: string, unknown: number } } |
- *   { kind: "table", moves: Choice[], seats: number[], summary: { doubtful: { [seat: string]: number } } }} Analysis
+ * @typedef {import("./protocol").SolitaireAnalysis | import("./protocol").TableAnalysis} Analysis
  * @typedef {{ list: HTMLElement, describe: (a: string) => string, seatName: (i: number) => string,
  *   show: (step: number) => void }} Page
  */
@@ -53,7 +46,7 @@ function markLine(page, step, text, kind) {
   li.querySelector("button")?.append(" ", el("span", { class: `analysis-badge ${kind}`, text }));
 }
 
-/** @param {HTMLElement} box @param {Analysis & { kind: "solitaire" }} a @param {Page} page */
+/** @param {HTMLElement} box @param {import("./protocol").SolitaireAnalysis} a @param {Page} page */
 function solitaire(box, a, page) {
   const colour = { winnable: "#2e7d32", unwinnable: "#b3261e", unknown: "#9e9e9e" };
   const height = { winnable: 1, unwinnable: 0.25, unknown: NaN };
@@ -82,7 +75,7 @@ function solitaire(box, a, page) {
   if (a.summary.unknown) box.append(el("p", { text: t("analysis.unknown", { count: a.summary.unknown }) }));
 }
 
-/** @param {HTMLElement} box @param {Analysis & { kind: "table" }} a @param {Page} page */
+/** @param {HTMLElement} box @param {import("./protocol").TableAnalysis} a @param {Page} page */
 function table(box, a, page) {
   for (const seat of a.seats) {
     box.append(el("p", { class: "analysis-summary", text: t("analysis.doubtful", { name: page.seatName(seat), count: a.summary.doubtful[String(seat)] || 0 }) }));
@@ -102,10 +95,16 @@ function table(box, a, page) {
 
 /**
  * Fetch and show the analysis of a finished match (nothing when the game has none or
- * is still running).
- * @param {HTMLElement} box @param {string} matchId @param {{ [name: string]: string }} headers @param {Page} page
+ * is still running: GET /api/analysis lists the games that have one, so the page asks
+ * for nothing it would be refused).
+ * @param {HTMLElement} box @param {string} matchId @param {{ game: string, finished: boolean }} match
+ * @param {{ [name: string]: string }} headers @param {Page} page
  */
-export async function showAnalysis(box, matchId, headers, page) {
+export async function showAnalysis(box, matchId, match, headers, page) {
+  if (!match.finished) return;
+  /** @type {string[]} */
+  const offered = await fetch("/api/analysis").then((r) => (r.ok ? r.json() : [])).catch(() => []);
+  if (!offered.includes(match.game)) return;
   box.replaceChildren(el("h2", { text: t("analysis.title") }), el("p", { class: "analysis-wait", text: t("analysis.loading") }));
   box.hidden = false;
   let res;

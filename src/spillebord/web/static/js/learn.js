@@ -9,18 +9,9 @@
 import { cardName, currentLang, has, t } from "./i18n.js";
 import { announce, choose, el, initPage, reasonText, showMessage } from "./ui.js";
 
-/** @typedef {import("./protocol").GameEvent & { view: unknown, to_move: number | null }} LessonEvent */
-/**
- * @typedef {{ ok: boolean, actions: string[], step: number | null, lesson_over: boolean,
- *   taught: number, expect: string | null, view: unknown, legal: string[],
- *   moves: { [action: string]: import("./protocol").MoveFacts }, to_move: number | null,
- *   outcome: import("./protocol").Outcome | null, events: LessonEvent[],
- *   message?: import("./protocol").RefusalMessage, choices?: string[] }} LessonAnswer
- */
-/**
- * @typedef {{ game: string, seats: number, intro: string, done: string,
- *   steps: { seat: number, do?: string, why?: string }[] }} LessonOutline
- */
+/** @typedef {import("./protocol").LessonEvent} LessonEvent */
+/** @typedef {import("./protocol").LessonAnswer} LessonAnswer */
+/** @typedef {import("./protocol").LessonOutline} LessonOutline */
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const game = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");

@@ -889,3 +889,103 @@ export type ClientMessage =
 
 /** Every client message type with the type of its `d`. */
 export type ClientData = { [M in ClientMessage as M["t"]]: M["d"] };
+
+/** @wire GET /api/matches/{id}/analysis */
+export interface AnalysisPosition {
+  verdict: "winnable" | "unwinnable" | "unknown";
+  /** false: the verdict follows from the order within the round, not a solve of its own */
+  solved: boolean;
+}
+
+/** @wire GET /api/matches/{id}/analysis */
+export interface AnalysisMark {
+  kind: "lost" | "resigned" | "redeal";
+  round: number;
+  /** 1-based: the move from position step − 1 */
+  step: number;
+  action: string;
+  exact: boolean;
+  last_winnable: number;
+  first_unwinnable: number | null;
+  /** the solver's winning line from position last_winnable */
+  line: string[];
+}
+
+/** @wire GET /api/matches/{id}/analysis */
+export interface SolitaireAnalysis {
+  kind: "solitaire";
+  version: number;
+  budget: { seconds: number; per_position: number };
+  positions: AnalysisPosition[];
+  marks: AnalysisMark[];
+  summary: { solves: number; rounds: number; unknown: number; start: string; lost: number; redeals: number };
+}
+
+/** @wire GET /api/matches/{id}/analysis */
+export interface AnalysisChoice {
+  step: number;
+  seat: number;
+  action: string;
+  value: number;
+  best: string;
+  best_value: number;
+  doubtful: boolean;
+}
+
+/** @wire GET /api/matches/{id}/analysis */
+export interface TableAnalysis {
+  kind: "table";
+  version: number;
+  budget: { seconds: number; level: number; doubt: number };
+  moves: AnalysisChoice[];
+  seats: number[];
+  summary: { choices: number; doubtful: { [seat: string]: number }; unknown: number };
+}
+
+/** @wire Lessons */
+export interface LessonMove {
+  actions: string[];
+  action?: string;
+  click?: string;
+}
+
+/** @wire Lessons */
+export interface LessonStep {
+  seat: number;
+  /** catalogue keys (the learner's steps only) */
+  do?: string;
+  why?: string;
+}
+
+/** @wire Lessons */
+export interface LessonEvent extends GameEvent {
+  view: unknown;
+  to_move: number | null;
+}
+
+/** @wire Lessons */
+export interface LessonAnswer {
+  ok: boolean;
+  actions: string[];
+  step: number | null;
+  lesson_over: boolean;
+  taught: number;
+  expect: string | null;
+  view: unknown;
+  legal: string[];
+  moves: { [action: string]: MoveFacts };
+  to_move: number | null;
+  outcome: Outcome | null;
+  events: LessonEvent[];
+  message?: RefusalMessage;
+  choices?: string[];
+}
+
+/** @wire Lessons */
+export interface LessonOutline {
+  game: string;
+  seats: number;
+  intro: string;
+  done: string;
+  steps: LessonStep[];
+}

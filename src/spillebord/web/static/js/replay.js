@@ -222,7 +222,8 @@ async function main() {
   document.body.dataset.ready = "1";
   // The post-game analysis (analysis.js): marks on the move list, words and a chart.
   const token = loadToken(matchId);
-  showAnalysis($("analysis"), matchId, token ? { Authorization: `Bearer ${token}` } : {},
+  showAnalysis($("analysis"), matchId, { game: rec.game, finished: record.status === "finished" },
+    token ? { Authorization: `Bearer ${token}` } : {},
     { list: $("actions"), describe, seatName, show: (n) => stepTo(n) });
 }
 
