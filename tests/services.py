@@ -222,7 +222,10 @@ class Worker(OnLoopback):
     log: Path | None = None
     app: str = "spillebord.server.app:create_app"
 
-    def start(self, timeout: float = 90.0, warm: bool = True) -> Worker:
+    # Generous: the wait ends as soon as the port answers or the process exits, so the
+    # deadline only matters on a machine so loaded that a start takes minutes (90 s was
+    # too short at load ≈ 25 on 2 cores, issue 30); it never slows a passing run.
+    def start(self, timeout: float = 180.0, warm: bool = True) -> Worker:
         """Start the process; wait until it listens and (``warm``) is past its warm-up."""
         self.log = self.log or Path(tempfile.mkstemp(prefix="spillebord-worker-",
                                                      suffix=".log")[1])

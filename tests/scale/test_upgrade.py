@@ -34,8 +34,8 @@ async def test_upgrade_is_a_step_and_old_code_serves_a_newer_schema(
         postgres: Postgres, redis_server: Redis, pg_url: str) -> None:
     env = worker_env(pg_url, redis_server.url, SPILLEBORD_MIGRATE="")
     w = Worker(free_port(), env)
-    with pytest.raises(RuntimeError, match="exited"):
-        w.start(timeout=60)
+    with pytest.raises(RuntimeError, match="exited"):  # ends when it exits: no tight deadline
+        w.start()
     assert "spillebord db upgrade" in w.output()
     assert "(current)" in upgrade(pg_url)
     w = Worker(free_port(), env).start()

@@ -51,7 +51,7 @@ def refill(helpers: tuple[str | None, ...], stock: tuple[str, ...]
     return tuple(out), tuple(rest)
 
 
-@dataclass(frozen=True, eq=False)  # equality and hash: State's (the position text)
+@dataclass(frozen=True, eq=False, slots=True)  # equality and hash: State's (position text)
 class StudenterState(State):
     """One position.  ``row`` left to right, foundations and waste bottom to top,
     ``stock`` in drawing order (first = next card drawn), ``pass_no`` 1 … 3."""
