@@ -12,6 +12,7 @@ import random
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -202,3 +203,21 @@ async def test_two_bot_accounts_are_on_the_ladder_and_not_in_the_players_ratings
         board = (await http.get("/api/leaderboard/gammel_jomfru",
                                 params={"seats": 2})).json()
     assert board["players"] == []
+
+
+async def test_the_command_plays_tables_against_the_levels(server: LiveServer) -> None:
+    root = Path(__file__).resolve().parents[2]
+    done = await asyncio.to_thread(subprocess.run, [
+        sys.executable, "-c", "from spillebord.cli.main import app; app()", "agent",
+        "--url", server.http, "--policy", "tests.server.test_bot_client:first_legal",
+        "--name", "Ditte", "--sign-up", "--about", "first legal action",
+        "--game", "gammel_jomfru", "--seats", "3", "--levels", "1,1", "--games", "2"],
+        capture_output=True, text=True, cwd=root, timeout=300,
+        env={**os.environ, "SPILLEBORD_AGENT_PASSWORD": PASSWORD})
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines if line.startswith("game")] == [
+        "game 1", "game 2"]
+    results = [line.strip() for line in lines if line.startswith("  ")]
+    assert len(results) == 2
+    assert all(r.startswith(("won (", "did not win (")) for r in results), results

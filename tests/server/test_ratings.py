@@ -84,8 +84,10 @@ async def test_a_rated_game(server: LiveServer) -> None:
         # The game page's seat list gets the names and ratings.
         people = (await a.get(f"/api/matches/{played['match_id']}/players")).json()
         assert people["seats"] == [
-            {"seat": 0, "name": f"Rated A {stamp}", "rating": ra["ratings"][0]["rating"]},
-            {"seat": 1, "name": f"Rated B {stamp}", "rating": rb["ratings"][0]["rating"]}]
+            {"seat": 0, "name": f"Rated A {stamp}", "rating": ra["ratings"][0]["rating"],
+             "bot_account": False},
+            {"seat": 1, "name": f"Rated B {stamp}", "rating": rb["ratings"][0]["rating"],
+             "bot_account": False}]
         assert (await a.get("/api/matches/nosuchmatch/players")).status_code == 404
         # A second look at the same match does nothing.
         hub = server.services

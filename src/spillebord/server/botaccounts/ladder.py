@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from datetime import datetime, timedelta
 
 from spillebord.server.botaccounts.repo import BotAccountsRepo
@@ -16,13 +17,15 @@ log = logging.getLogger(__name__)
 SWEEP = 1.0
 BATCH = 100
 MARGIN = timedelta(seconds=60)  # a look goes this far back before the previous one
+FULL_EVERY = 600.0  # seconds between looks at every finished match (the backstop)
 
 
 class BotLadder:
     def __init__(self, repo: BotAccountsRepo) -> None:
         self.repo = repo
         self.task: asyncio.Task[None] | None = None
-        self.since: datetime | None = None  # None: the first look sees every match
+        self.since: datetime | None = None  # None: the next look sees every match
+        self._full_at = -FULL_EVERY
 
     def start(self) -> None:
         self.task = every(SWEEP, self.sweep_once, "bot-ladder",
@@ -33,7 +36,9 @@ class BotLadder:
 
     async def sweep_once(self) -> int:
         """Look at the finished matches not seen yet; how many this call looked at."""
-        started = now()
+        started, clock = now(), time.monotonic()
+        if clock - self._full_at >= FULL_EVERY:
+            self.since, self._full_at = None, clock
         ids = await asyncio.to_thread(self.repo.pending, BATCH, self.since)
         done = 0
         for match_id in ids:
