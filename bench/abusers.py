@@ -78,6 +78,21 @@ def rss_mib(pid: int) -> float:
     return total / 1024
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of ``pid`` and its live children (the compute workers)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    pids = [pid]
+    with contextlib.suppress(OSError):
+        pids += [int(c) for c in
+                 Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    total = 0
+    for p in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
 def db_mib(db: str) -> float:
     return sum(Path(db + s).stat().st_size for s in ("", "-wal", "-shm")
                if Path(db + s).exists()) / 2**20

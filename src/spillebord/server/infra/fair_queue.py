@@ -43,7 +43,7 @@ LANES = ("normal", "low")
 LOW_NICE = 10         # the low lane's worker process: os.nice(LOW_NICE)
 SEAT_QUEUE = 2        # questions a seat may have computing or waiting
 HALF_LIFE = 30.0      # seconds: how fast a player's recent solver time is forgotten
-HEAVY_SECONDS = 3.0   # recent solver time past which a player's questions go low
+HEAVY_SECONDS = 10.0  # recent solver time past which a player's questions go low
 
 
 def low_worker(parent: int) -> None:
