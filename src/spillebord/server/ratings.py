@@ -1,21 +1,21 @@
 """Ratings (issue 15; docs/server.md, "Ratings"): OpenSkill (Plackett-Luce, the
 ``openskill`` package) per named account, table game and seat-count class.
 
-A finished table match is *rated* when every seat is a human whose player had an
-account and a name from the game's first move; a bot or a guest at the table leaves it
-unrated (bots are not given a made-up fixed rating).  A seat a bot played for its
-player loses, a pair's games beyond three a day move nobody, and a rating is
-provisional until established (``rating_rules.py``, issue 28).  Kugler is rated as teams (seat ``t`` with ``t + n/2``),
-the other table games seat by seat; the outcome's ``ranking`` (groups best first, ties
-sharing a group) gives the ranks.  Each match is rated exactly once: the rater marks it
-in ``rated_matches`` inside the very transaction that writes the new ratings, so a
-second worker — or a second look after a crash — finds the mark and does nothing.  A
-sweeper on every worker looks for finished, unmarked matches once a second, so a game
-whose worker died right after its last move is rated by another worker.  After its first
-look (every finished match) the sweeper looks only at matches finished since its last
-look, less ``MARGIN`` (a game's end is committed a moment after its ``finished`` time),
-and at all of them again every ``FULL_EVERY`` seconds: a second's look costs an index
-range, not a scan of every match ever played.
+A finished table match is *rated* when every seat is a human whose player had an account
+and a name from the game's first move; a bot or a guest at the table leaves it unrated
+(bots are not given a made-up fixed rating). A seat a bot played for its player loses, a
+pair's games beyond three a day move nobody, and a rating is provisional until
+established (``rating_rules.py``, issue 28). Kugler is rated as teams (seat ``t`` with
+``t + n/2``), the other table games seat by seat; the outcome's ``ranking`` (groups best
+first, ties sharing a group) gives the ranks. Each match is rated exactly once: the
+rater marks it in ``rated_matches`` inside the very transaction that writes the new
+ratings, so a second worker — or a second look after a crash — finds the mark and does
+nothing. A sweeper on every worker looks for finished, unmarked matches once a second,
+so a game whose worker died right after its last move is rated by another worker. After
+its first look (every finished match) the sweeper looks only at matches finished since
+its last look, less ``MARGIN`` (a game's end is committed a moment after its
+``finished`` time), and at all of them again every ``FULL_EVERY`` seconds: a second's
+look costs an index range, not a scan of every match ever played.
 
 The number shown is ``1000 + 40 × (μ − 3σ)`` rounded: 1000 for a newcomer, rising as
 the rating grows surer and better.
