@@ -17,7 +17,7 @@ GLOSSARY = ROOT / "docs" / "glossary.md"
 CATEGORIES = {"da": {"one", "other"}, "en": {"one", "other"}}
 # Placeholder names that carry a count (docs/glossary.md, "Counts and plurals").
 COUNTS = {"count", "cards", "games", "finished", "wins", "points", "draw", "home",
-          "down", "up", "seats", "moves", "fields", "played"}
+          "down", "up", "seats", "moves", "fields", "played", "others"}
 
 
 def table_rows(heading: str) -> list[list[str]]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +85,9 @@ def test_two_players_on_the_daily_posthus(contexts: Any, tmp_path: Path) -> None
         sign_up(a, server, a_name, "da")
         sign_up(b, server, b_name, "en")
         for game in ("posthus", "studenter"):  # the solver's first use loads its kernels
-            api(server, f"/api/daily/{game}/commitments")
+            with urllib.request.urlopen(f"{server}/api/daily/{game}/commitments",
+                                        timeout=300) as res:
+                assert res.status == 200
         card = open_daily(a, server)
         today = api(server, f"/api/daily/{GAME}")
         day, deal = today["day"], stored_deal(db, today["day"])

@@ -49,6 +49,9 @@ def test_two_named_players_play_a_rated_game(contexts: Any, server: str) -> None
     card = b.locator(f"li.table-card[data-match='{match_id}']")
     card.wait_for(timeout=10000)
     assert a_name in card.inner_text()
+    # Before anyone sits down the table says whether it counts (issue 28).
+    assert card.locator(".table-rated").inner_text() == (
+        "This game counts for the ratings if everyone who sits down is signed in.")
     card.locator("button.take").click()
     b.wait_for_url("**/play/**", timeout=30000)
     wait_ready(b)
@@ -57,6 +60,12 @@ def test_two_named_players_play_a_rated_game(contexts: Any, server: str) -> None
                         arg=a_name, timeout=10000)
     a.wait_for_function("n => document.querySelector('#seats').textContent.includes(n)",
                         arg=b_name, timeout=10000)
+    # The table says it is rated, and that leaving loses.
+    a.wait_for_selector("#rated[data-rated='yes']", timeout=10000)
+    assert a.locator("#rated").inner_text() == (
+        "Spillet tæller på ranglisten. Forlader du bordet, eller spiller computeren for "
+        "dig, tæller spillet som tabt for dig.")
+    assert b.locator("#rated").inner_text().startswith("This game counts for the ratings.")
     # They chat.
     a.fill("#chat-text", "Hej og velkommen!")
     a.locator("#chat form.chat-form button[type='submit']").click()
@@ -86,15 +95,14 @@ def test_two_named_players_play_a_rated_game(contexts: Any, server: str) -> None
                         arg=f"{a_name} ({ra})", timeout=10000)
     shot(a, "rated-game-da-1366")
     shot(b, "rated-game-en-390")
-    # The leaderboard orders them.
+    # One game: both ratings are provisional (issue 28), so the leaderboard lists
+    # neither; each sees their own row, marked and unranked.
     a.goto(server + f"/leaderboard?game={GAME}&seats=2")
     a.wait_for_selector("body[data-ready='1']")
     rows = a.locator("#board tbody tr th").all_inner_texts()
-    assert a_name in rows and b_name in rows
-    first = a_name if ra >= rb else b_name
-    second = b_name if first == a_name else a_name
-    if ra != rb:
-        assert rows.index(first) < rows.index(second)
+    assert f"{a_name} (foreløbig)" in rows and b_name not in " ".join(rows)
+    assert a.locator("#board tbody tr.provisional td").first.inner_text() == "–"
     assert a.locator("#mine").is_visible()
     assert f"{ra}" in a.locator("#mine-now").inner_text()
+    assert "foreløbig" in a.locator("#mine-now").inner_text()
     shot(a, "leaderboard-da-1366")

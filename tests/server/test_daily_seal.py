@@ -103,6 +103,9 @@ async def test_the_days_deal_is_sealed_until_the_day_is_over_then_verifies(
             assert r.status_code == 201, r.text
             made[who] = r.json()
             texts.append(r.text)
+        c = await account(base, "Forseglet C")
+        late = (await c.post(f"/api/daily/{GAME}/play")).json()  # not finished in the day
+        await c.aclose()
         first = await play_a_little(server, made["A"], texts, 4)
         await play_a_little(server, made["B"], texts, 2)
         mine = {"Authorization": f"Bearer {made['A']['token']}"}
@@ -162,6 +165,15 @@ async def test_the_days_deal_is_sealed_until_the_day_is_over_then_verifies(
             assert r.status_code == 200 and r.json()["record"]["deal"] == deal
             assert [p["match_id"] for p in board["players"]
                     if p["name"] == "Forseglet A"] == [ident]
+        # An attempt still running when its day ended takes no more moves (its deal,
+        # and with it every redeal, is public now); it stays unranked.
+        cl = await Client.open(later.ws, late["match_id"], late["token"])
+        await cl.expect("welcome")
+        state = (await cl.expect("state"))["d"]
+        for kind, extra in (("act", {"action": state["legal"][0]}), ("undo", {})):
+            await cl.send(kind, **extra)
+            assert (await cl.expect("error"))["d"]["code"] == "daily_over"
+        await cl.close()
     finally:
         later.stop()
 

@@ -417,17 +417,26 @@ class Connection:
         self.state_queued = False
         self.push(STATE)
 
+    def refuse_late(self) -> None:
+        """A ranked daily attempt takes no moves once its day is over (daily/service.py)."""
+        if self.session.day_over():
+            raise Refusal("daily_over", "the day of this ranked attempt is over: its deal "
+                                        "is public now, so the attempt takes no more moves")
+
     async def on_act(self, v: Any, d: dict[str, Any]) -> None:
+        self.refuse_late()
         await self.session.act(self.seat, self._version(v), self._text(d, "action"))
         self.acked = True
 
     async def on_undo(self, v: Any, _d: dict[str, Any]) -> None:
+        self.refuse_late()
         applied = self.session.applied
         await self.services.daily.refuse_undo(self.session.id, applied[-1] if applied else None)
         await self.session.undo(self.seat, self._version(v))
         self.acked = True
 
     async def on_redo(self, v: Any, _d: dict[str, Any]) -> None:
+        self.refuse_late()
         await self.session.redo(self.seat, self._version(v))
         self.acked = True
 
@@ -439,6 +448,7 @@ class Connection:
             raise Refusal("game_over", "the game has finished")
 
     async def on_click(self, v: Any, d: dict[str, Any]) -> None:
+        self.refuse_late()
         version = self._version(v)
         target = self._text(d, "target")
         self._solitaire_seat()

@@ -507,6 +507,12 @@ class Session:
         """The turn timer now (turns.py), as JSON: per message, not cached."""
         return _dumps(turns.turn_json(self))
 
+    def day_over(self) -> bool:
+        """Whether this is a ranked daily attempt whose day is over: it takes no more
+        moves (its deal is public now, and with it every later redeal)."""
+        until = self.row.sealed_until
+        return until is not None and dayclock.now() >= until
+
     def fair_info(self) -> dict[str, Any] | None:
         """The deal's commitment; with the deal and salt once they may be shown (the
         game is over, or a solitaire, whose deal is public anyway).  None for matches
