@@ -105,13 +105,32 @@ def test_sign_up_and_sign_in_from_a_fresh_context(contexts: Any, server: str) ->
     assert b_ctx.context.cookies()[0]["httpOnly"] is True
     assert b.evaluate("() => document.cookie") == ""  # the page never sees the session
     no_raw_keys(b)
+    # "Your games" come from the server on the new device (issue 27): the game the guest
+    # started is there, and "Open" sits the account down in it without any token here.
+    history = b.locator("#history-body")
+    assert history.get_attribute("data-source") == "server"
+    assert history.locator("li[data-match]").count() == 1
+    assert "in progress" in history.inner_text()
     shot(b, "account-signed-in-en-390")
+    history.locator("a", has_text="Open").click()
+    b.wait_for_url("**/play/**", timeout=30000)
+    wait_ready(b)
+    b.wait_for_function("() => window.__spillebord.state.seat === 0", timeout=15000)
+    match_id = b.url.split("/play/")[1].split("#")[0]
+    ready(b, server)
 
-    # Signing out on the phone ends only the phone's session.
+    # Signing out on the phone ends only the phone's session, and the phone forgets the
+    # account's seats and games: the same game opens only to watch.
     b.click("#sign-out")
     b.wait_for_function("() => document.querySelector('#account-line') && document"
                         ".querySelector('#account-line').textContent.includes('guest')")
     assert line(b) == "You play as a guest without a name."
+    assert b.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith("
+                      "'spillebord.token.') || k === 'spillebord.matches')") == []
+    assert b.locator("#history-body").inner_text() == "No games yet."
+    b.goto(server + f"/play/{match_id}")
+    wait_ready(b)
+    assert b.evaluate("() => window.__spillebord.state.seat") is None
     ready(a, server)
     assert line(a) == f"Du er logget ind som {name}."
     assert a.locator("#stats-body .stats-summary").inner_text() == summary

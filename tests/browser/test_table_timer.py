@@ -10,7 +10,10 @@ from typing import Any
 
 import pytest
 
+from spillebord import bots
+
 from .helpers import api, need_game, shot, state, version, wait_after, wait_my_turn, wait_ready
+from .test_newcomer import SCREEN_TEXT, raw_names
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 GAME = "kugler"
@@ -31,6 +34,12 @@ WORDS = {"da": {"left": "tilbage", "timer": "tiden løb ud – computeren spille
                 "turn": "Time per turn", "sec30": "30 seconds"}}
 
 
+def no_internal_words(page: Any, lang: str, game: str) -> None:
+    """The screen holds no bot key, catalogue key or field code (as the newcomer hour)."""
+    keys = set(bots.levels(game) and [lv.bot for lv in bots.levels(game).values()])
+    assert raw_names(page.evaluate(SCREEN_TEXT), lang, keys, game == "kugler") == []
+
+
 def table_page(contexts: Any, server: str, lang: str, width: int, height: int) -> Any:
     ctx = contexts(viewport={"width": width, "height": height}, has_touch=width < 500)
     ctx.context.add_init_script(f"localStorage.setItem('spillebord.lang', '{lang}');")
@@ -45,7 +54,7 @@ def test_turn_timer_runs_out_then_the_player_gives_up(
     need_game(GAME)
     words = WORDS[lang]
     seats: list[Any] = ["me", *[{"level": 1}] * 3]
-    made = api(server, "/api/matches", {"game": GAME, "seats": seats, "turn_seconds": 4})
+    made = api(server, "/api/matches", {"game": GAME, "seats": seats, "turn_seconds": 10})
     page = table_page(contexts, server, lang, width, height)
     page.goto(server + made["play_url"])
     wait_ready(page)
@@ -54,8 +63,9 @@ def test_turn_timer_runs_out_then_the_player_gives_up(
     timer = page.locator("#seats li[data-seat='0'] .turn-timer")
     timer.wait_for(timeout=5000)
     assert words["left"] in timer.inner_text()
-    assert timer.inner_text().startswith("0:0")
+    assert timer.inner_text().startswith(("0:10", "0:0"))
     shot(page, f"table-turn-timer-{lang}")
+    no_internal_words(page, lang, GAME)
     v = version(page)
     mine = [e for e in page.evaluate("() => window.__spillebord.log") if e["seat"] == 0]
     # I do nothing: the timer runs out and a bot plays my turn; the seat says so.
@@ -80,6 +90,7 @@ def test_turn_timer_runs_out_then_the_player_gives_up(
     wait_after(page, v, timeout=20000)
     assert state(page)["seat"] is None and state(page)["legal"] == []
     shot(page, f"table-gave-up-{lang}")
+    no_internal_words(page, lang, GAME)
     info = api(server, f"/api/matches/{made['match_id']}")
     assert info["seats"][0]["left"] and info["seats"][0]["bot_reason"] == "left"
 
@@ -128,6 +139,7 @@ def test_play_again_moves_the_seat_to_a_new_table(contexts: Any, server: str) ->
     button.wait_for(state="visible", timeout=10000)
     assert button.inner_text() == "Spil igen"
     shot(page, "table-play-again-da")
+    no_internal_words(page, "da", "gammel_jomfru")
     button.click()
     page.wait_for_url(lambda url: made["match_id"] not in url and "/play/" in url,
                       timeout=30000)

@@ -100,6 +100,8 @@ async def test_giving_up_hands_the_seat_to_a_bot_for_good(server: LiveServer) ->
     mid = made["match_id"]
     c = await Client.open(server.ws, mid, made["token"])
     await c.expect("welcome")
+    second_tab = await Client.open(server.ws, mid, made["token"])
+    await second_tab.expect("welcome")
     await my_turn(c)
     await c.send("leave")
     welcome = await c.expect("welcome")
@@ -110,6 +112,14 @@ async def test_giving_up_hands_the_seat_to_a_bot_for_good(server: LiveServer) ->
     st = await c.until(lambda s: s["outcome"] is not None
                        or any(e["seat"] == 0 for e in s["events"]), timeout=30)
     assert all(e.get("by") == "bot" for e in st["events"] if e["seat"] == 0)
+    # A second tab still open on the seat cannot play it any more.
+    st = await second_tab.until(lambda s: s["outcome"] is not None or s["to_move"] == 0,
+                                timeout=60)
+    if st["outcome"] is None:
+        await second_tab.send("act", action="x")
+        err = await second_tab.expect("error")
+        assert err["d"]["code"] in ("seat_left", "stale", "not_your_turn"), err
+    await second_tab.close()
     # The old token opens the seat no more (the player may watch).
     back = await Client.open(server.ws, mid)
     await back.expect("welcome")

@@ -340,6 +340,10 @@ class Session:
             self._check(seat, version)
             if self.state.to_move != seat:
                 raise Refusal("not_your_turn", f"it is seat {self.state.to_move}'s turn")
+            if not by_bot and seat is not None and self.seats[seat].left is not None:
+                # given up: only the bot plays it, even for a second tab still open on it
+                raise Refusal("seat_left", "this seat was given up; a bot plays it now",
+                              key="server.seat_left")
             _texts, by_text = self.legal()
             action = by_text.get(action_text(text))
             if action is None:

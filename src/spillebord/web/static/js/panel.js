@@ -45,6 +45,8 @@ export function shortNamer(match, mySeat) {
   return (i) => {
     const s = match && match.seats && match.seats[i];
     if (i === mySeat) return t("seat.you");
+    // A named player is that name everywhere — board, seats, log (issue 27: one name per seat).
+    if (s && s.kind !== "bot" && s.name) return s.name;
     return t(s && s.kind === "bot" ? "seat.bot_short" : "seat.player", { n: i + 1 });
   };
 }

@@ -353,6 +353,11 @@ async function main() {
     seatName = seatNamer(match, mySeat);
     redrawSeats();
     chat?.refresh();
+    // The board's labels and the log name the players too: draw them again with the names.
+    if (last && renderer) {
+      renderer.update({ view: last.view, legal: last.legal, moves: last.moves || {}, seat: mySeat, toMove: last.to_move, events: [], outcome: last.outcome });
+      renderLog($("log"), log, seatName, match.seats.length === 1, describe, sentence);
+    }
   };
   loadPeople();
   loadRated();

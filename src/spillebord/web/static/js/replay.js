@@ -6,7 +6,7 @@
 // without it the page shows the record as text.  A deal or a record is shared as a link.
 
 import { showAnalysis } from "./analysis.js";
-import { ApiError, getChat, getMatch, getRecord, loadToken } from "./api.js";
+import { ApiError, getChat, getMatch, getRecord, getSeatPeople, loadToken } from "./api.js";
 import { chatUpTo } from "./chat.js";
 import { formatTime } from "./extras.js";
 import { cardName, currentLang, t } from "./i18n.js";
@@ -132,6 +132,11 @@ async function main() {
   if (record.clock) $("summary").textContent += ` ${t("clock.played", { time: formatTime(record.clock.seconds) })}`;
   const fallback = { seats: Array.from({ length: rec.seats }, (_, i) => ({ seat: i, kind: "human" })) };
   const match = await getMatch(matchId).catch(() => fallback);
+  // Named players keep their names in the replay, as at the table (GET …/players).
+  if (rec.seats > 1) {
+    const people = await getSeatPeople(matchId).catch(() => null);
+    if (people) match.seats = match.seats.map((s, i) => ({ ...s, name: people.seats[i]?.name ?? null, rating: people.seats[i]?.rating ?? null }));
+  }
   const seatName = seatNamer(match, null);
   chatSeatName = seatName;
   if (rec.seats > 1) chatLines = (await getChat(matchId).catch(() => ({ messages: [] }))).messages;
