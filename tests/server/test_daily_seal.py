@@ -49,10 +49,11 @@ def stored(db_url: str, day: str) -> tuple[int, int, str]:
 
 
 async def play_a_little(server: LiveServer, made: dict[str, Any], texts: list[str],
-                        moves: int) -> list[list[str]]:
+                        moves: int, signed: httpx.AsyncClient) -> list[list[str]]:
     """A few moves, a redeal and a resignation; every frame kept in ``texts``; the
     first grid seen is returned."""
-    c = await Client.open(server.ws, made["match_id"], made["token"])
+    # an account's seat opens to a socket signed in as the account (issue 27)
+    c = await Client.open(server.ws, made["match_id"], made["token"], signed=signed)
     await c.expect("welcome")
     state = (await c.expect("state"))["d"]
     first: list[list[str]] = state["view"]["grid"]
@@ -106,8 +107,8 @@ async def test_the_days_deal_is_sealed_until_the_day_is_over_then_verifies(
         c = await account(base, "Forseglet C")
         late = (await c.post(f"/api/daily/{GAME}/play")).json()  # not finished in the day
         await c.aclose()
-        first = await play_a_little(server, made["A"], texts, 4)
-        await play_a_little(server, made["B"], texts, 2)
+        first = await play_a_little(server, made["A"], texts, 4, a)
+        await play_a_little(server, made["B"], texts, 2, b)
         mine = {"Authorization": f"Bearer {made['A']['token']}"}
         ident = made["A"]["match_id"]
         for path in (f"/api/daily/{GAME}", f"/api/daily/{GAME}/leaderboard",
@@ -167,7 +168,7 @@ async def test_the_days_deal_is_sealed_until_the_day_is_over_then_verifies(
                     if p["name"] == "Forseglet A"] == [ident]
         # An attempt still running when its day ended takes no more moves (its deal,
         # and with it every redeal, is public now); it stays unranked.
-        cl = await Client.open(later.ws, late["match_id"], late["token"])
+        cl = await Client.open(later.ws, late["match_id"], late["token"], signed=c)
         await cl.expect("welcome")
         state = (await cl.expect("state"))["d"]
         for kind, extra in (("act", {"action": state["legal"][0]}), ("undo", {})):

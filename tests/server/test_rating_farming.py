@@ -45,8 +45,9 @@ async def game(server: LiveServer, a: httpx.AsyncClient, b: httpx.AsyncClient,
                                                **extra})).json()
     claimed = (await b.post(f"/api/invites/{made['invites'][0]['code']}/claim",
                             json={})).json()
-    ca = await Client.open(server.ws, made["match_id"], made["token"])
-    cb = await Client.open(server.ws, made["match_id"], claimed["token"])
+    # an account's seat opens to a socket signed in as the account (issue 27)
+    ca = await Client.open(server.ws, made["match_id"], made["token"], signed=a)
+    cb = await Client.open(server.ws, made["match_id"], claimed["token"], signed=b)
     await asyncio.gather(play_randomly(ca, random.Random(next(_seed))),
                          play_randomly(cb, random.Random(next(_seed))))
     await ca.close()
@@ -126,7 +127,7 @@ async def test_a_seat_a_takeover_bot_played_loses_and_nobody_gains(
             # B takes the seat and never connects: a takeover bot plays all its moves.
             r = await b.post(f"/api/invites/{made['invites'][0]['code']}/claim", json={})
             assert r.status_code == 200, r.text
-            ca = await Client.open(server.ws, made["match_id"], made["token"])
+            ca = await Client.open(server.ws, made["match_id"], made["token"], signed=a)
             await play_randomly(ca, random.Random(next(_seed)))
             await ca.close()
             assert (await looked_at(server, [made["match_id"]]))[made["match_id"]] is True
@@ -147,7 +148,7 @@ async def test_a_guest_who_signs_up_during_the_game_leaves_it_unrated(
                                                    "seats": ["me", "human"]})).json()
         claimed = (await g.post(f"/api/invites/{made['invites'][0]['code']}/claim",
                                 headers={"X-Player": pg}, json={})).json()
-        ca = await Client.open(server.ws, made["match_id"], made["token"])
+        ca = await Client.open(server.ws, made["match_id"], made["token"], signed=a)
         cb = await Client.open(server.ws, made["match_id"], claimed["token"])
         await ca.expect("welcome")
         await cb.expect("welcome")
