@@ -14,8 +14,8 @@ Redis) that must stop a worker that cannot serve:
 1. ``rules``: each game's first legal-action list in this process (its rules kernel);
 2. ``games``: the services start and the unfinished games reload (``serve``);
 3. ``bots`` and ``solver``: every step of :func:`steps` of that kind in the bot and the
-   solver worker process, both at once (one decision of every bot level, each solver's ``warm_up`` and
-   one hint), so the first decision finds its kernels loaded.
+   solver worker process, both at once (one decision of every bot level, each solver's
+   ``warm_up`` and one hint), so the first decision finds its kernels loaded.
 
 ``/healthz`` answers from the first moment.  ``/readyz`` answers 503 with ``"status":
 "warming"`` and the step it is at until all of them are done (then the usual checks).
