@@ -77,7 +77,7 @@ def start_server(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
     proc = subprocess.Popen([exe, "serve", "--port", str(port), "--db", f"sqlite:///{tmp}/b.db"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     url = f"http://127.0.0.1:{port}"
-    if wait_ready(url, 120) is None:
+    if wait_ready(url, 300) is None:
         proc.kill()
         raise SystemExit("the server did not get ready")
     return proc, url
@@ -320,6 +320,8 @@ def main() -> None:
                     help="also: fresh clone, first bot move (clones and installs: minutes)")
     args = ap.parse_args()
     fresh = fresh_clone() if args.fresh_clone else None
+    if fresh is not None:
+        print("fresh clone:", fresh, "load", os.getloadavg(), flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = start_server(Path(tmp))
         try:

@@ -34,6 +34,7 @@ pytestmark = [pytest.mark.services, pytest.mark.slow]
 OUTAGE = 10.0
 
 
+@pytest.mark.timeout(900)  # about 5 minutes on 2 loaded cores
 async def test_operator_drill(redis_server: Redis, nginx_binary: str,
                               tmp_path: Path) -> None:
     del redis_server, nginx_binary  # (skip without redis-server or nginx)

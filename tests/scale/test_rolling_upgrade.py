@@ -24,6 +24,7 @@ from tests.services import Nginx, Postgres, Redis, Worker, free_port, worker_env
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
 
+@pytest.mark.timeout(600)
 async def test_rolling_upgrade_across_a_migration(
         postgres: Postgres, redis_server: Redis, pg_url: str, nginx_binary: str,
         tmp_path: Path) -> None:

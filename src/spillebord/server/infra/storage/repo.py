@@ -138,8 +138,19 @@ class Repository:
                                      aware(a.time) or now()))
         return m
 
+    def _snapshot(self) -> Connection:
+        """A connection whose reads share one snapshot on PostgreSQL (REPEATABLE READ):
+        a match row and its events read by separate statements must agree — under READ
+        COMMITTED a game's last event and its finish committed between them gave a
+        copy at the final move that still said "running", on that worker for good
+        (found by the operator drill, issue 31; tests/scale/test_load_snapshot.py)."""
+        conn = self.engine.connect()
+        if self.engine.dialect.name == "postgresql":
+            conn.execution_options(isolation_level="REPEATABLE READ")
+        return conn
+
     def load_match(self, match_id: str) -> MatchRow | None:
-        with self.engine.connect() as conn:
+        with self._snapshot() as conn:
             row = conn.execute(select(matches).where(matches.c.id == match_id)).first()
             return None if row is None else self._load(conn, row)
 
@@ -150,7 +161,7 @@ class Repository:
             moved = select(actions.c.match_id).where(actions.c.match_id == matches.c.id,
                                                      actions.c.time >= since)
             query = query.where(or_(matches.c.created >= since, moved.exists()))
-        with self.engine.connect() as conn:
+        with self._snapshot() as conn:
             rows = conn.execute(query.order_by(matches.c.created)).all()
             return [self._load(conn, r) for r in rows]
 
