@@ -27,7 +27,9 @@ from tests.services import Worker, free_port, worker_env
 from websockets.exceptions import InvalidStatus
 
 pytestmark = pytest.mark.slow
-FIRST_MOVE_SECONDS = 2.0
+# The target is 2 s on a quiet machine (bench/web_pages.py, docs/benchmarks.md); the
+# test only guards against the first move paying for a kernel compile (38 s before).
+FIRST_MOVE_SECONDS = 8.0
 
 
 async def test_warming_then_ready_then_a_quick_first_bot_move(tmp_path: Path) -> None:
@@ -63,7 +65,9 @@ async def test_warming_then_ready_then_a_quick_first_bot_move(tmp_path: Path) ->
             await c.close()
         print(f"warming steps seen: {sorted(set(seen))}; "
               f"first level-2 bot move {first:.2f} s after ready")
-        assert "bots kernels" in seen, seen  # the bot process is part of the warm-up
+        # the worker processes are part of the warm-up (both start at once, so the step
+        # shown is whichever began last)
+        assert any(step.endswith(" kernels") for step in seen), seen
         assert "ready: warmed up in" in w.output()
         assert first <= FIRST_MOVE_SECONDS, f"first bot move {first:.2f} s after ready"
     finally:

@@ -282,7 +282,7 @@ class LiveAgent:
     async def _play_once(self, seated: Seated, policy: Policy) -> JSON:
         # An account's seat opens only to a socket signed in as that account: the
         # session cookie goes along (docs/protocol.md, "sign_in_needed").
-        cookie = self.http.cookies.get("spillebord_session")
+        cookie = None if self.http is None else self.http.cookies.get("spillebord_session")
         headers = {"Cookie": f"spillebord_session={cookie}"} if cookie else {}
         async with websockets.connect(f"{self.ws_base}/ws/{seated.match_id}",
                                       max_size=2**22, additional_headers=headers) as ws:

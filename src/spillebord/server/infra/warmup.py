@@ -42,6 +42,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+import spillebord.web
 from spillebord import bots, games, solvers
 from spillebord.core.protocol import Game
 
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 KINDS = ("rules", "bots", "solver")
-PAGE = Path(__file__).resolve().parent.parent / "web" / "static" / "warming.html"
+PAGE = Path(spillebord.web.__file__).resolve().parent / "static" / "warming.html"
 # Paths that work while warming: the operator's, and the files the warming page loads.
 OPEN_PATHS = ("/healthz", "/readyz", "/metrics", "/static/")
 RETRY_SECONDS = 2
