@@ -1,6 +1,6 @@
 """The bot ladder's rater: every worker looks once a second for finished table matches
 the ladder has not seen (each is looked at exactly once: repo.py), like the players'
-rater in server/ratings.py but with the ladder's own tables and model."""
+rater in server/ratings/service.py but with the ladder's own tables and model."""
 
 from __future__ import annotations
 

@@ -374,7 +374,7 @@ class Connection:
         self.error("bad_token", "this token does not open a seat of this match", ref)
 
     async def on_leave(self, _v: Any, _d: dict[str, Any]) -> None:
-        """Give up the seat (server/leaving.py); the socket watches on as a spectator."""
+        """Give up the seat (server/tables/leaving.py); the socket watches on as a spectator."""
         seat = self.seat
         await leaving.leave(self.services.tables, self.services.repo.leave_seat,
                             self.session, seat)
@@ -383,7 +383,7 @@ class Connection:
         self.welcome()
 
     async def on_rematch(self, _v: Any, _d: dict[str, Any]) -> None:
-        """"Spil igen" at a finished table (server/rematch.py): this seat's new seat."""
+        """"Spil igen" at a finished table (server/tables/rematch.py): this seat's new seat."""
         seat = await rematch.accept(self.services.tables, self.services.settings.min_fill,
                                     self.session, self.seat)
         self.push(_msg("rematch", self.session.version, seat))

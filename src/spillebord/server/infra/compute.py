@@ -155,7 +155,7 @@ class Compute:
         self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="spillebord")
         self.inflight: dict[str, int] = {}  # calls waiting or running, by pool name
         self.observe: Callable[[str, float], None] | None = None  # (pool, seconds)
-        # Every bot and solver call waits its turn here (server/fair_queue.py).
+        # Every bot and solver call waits its turn here (server/infra/fair_queue.py).
         self.queues = {"bots": FairQueue(self._lane_runner(bot_pool, "bots")),
                        "solver": FairQueue(self._lane_runner(solver_pool, "solver"),
                                            heavy=HEAVY_SECONDS)}

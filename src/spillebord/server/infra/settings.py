@@ -31,7 +31,7 @@ class Settings:
     warm_workers: bool = True      # start the bot and solver processes at start-up
     ws_echo: bool = False           # /ws-echo for the load benchmark only
     min_takeover: int = 5           # smallest takeover_seconds a room may set
-    min_turn: int = 10              # shortest turn timer a table may set (server/turns.py)
+    min_turn: int = 10              # shortest turn timer a table may set (server/room/turns.py)
     redis_url: str | None = None    # several workers: Redis pub/sub (docs/deploy.md)
     lease_seconds: float = 10.0     # shared mode: a game owner's lease (scale/owners.py)
     idle_seconds: float = 900.0     # a game with no socket that has not moved this long
@@ -61,11 +61,11 @@ class Settings:
     # run the migrations at start: None = only with one worker (shared mode: ``spillebord
     # db upgrade`` is a step of its own, docs/deploy.md "Upgrade and roll back")
     migrate: bool | None = None
-    limits: Limits = field(default_factory=Limits)  # quotas (server/quotas.py)
+    limits: Limits = field(default_factory=Limits)  # quotas (server/http/quotas.py)
     # The daily deal (docs/server.md, "Daily deal"): the secret it is chosen from (None:
     # generated once and kept in the database); never logged, so not in the repr.
     daily_secret: str | None = field(default=None, repr=False)
-    # Tests only: days move by this many seconds (server/dayclock.py); 0 in production.
+    # Tests only: days move by this many seconds (server/infra/dayclock.py); 0 in production.
     day_offset: float = 0.0
 
     @classmethod

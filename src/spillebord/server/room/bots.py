@@ -63,7 +63,7 @@ class BotDriver:
     def controller(self, seat: int | None) -> tuple[tuple[str, dict[str, Any]] | None,
                                                     float | None]:
         """Who plays ``seat`` now (bot name and options, or None for a human), and when
-        to look again (None = only on wake): the rule of server/turns.py."""
+        to look again (None = only on wake): the rule of server/room/turns.py."""
         who, wait, _why = turns.controller(self.session, seat)
         return who, wait
 

@@ -503,7 +503,7 @@ class Session:
 
     def sealed(self) -> bool:
         """Whether the deal is sealed: a ranked daily attempt whose day is not over
-        (server/daily.py) names its deal nowhere — not even to its own seat."""
+        (server/daily/service.py) names its deal nowhere — not even to its own seat."""
         until = self.row.sealed_until
         return until is not None and dayclock.now() < until
 

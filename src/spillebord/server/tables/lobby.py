@@ -61,7 +61,7 @@ class CreateMatch(BaseModel):
     # With "winnable": a deal of that difficulty from the shipped table (solvers.tables)
     difficulty: Literal["easy", "medium", "hard"] | None = None
     takeover_seconds: int | None = None
-    # The turn timer (server/turns.py): the page offers none, 30, 60 and 120 s.
+    # The turn timer (server/room/turns.py): the page offers none, 30, 60 and 120 s.
     turn_seconds: StrictInt | None = None
     player: str | None = None
     public: bool = False  # listed in the lobby (docs/protocol.md, "Open tables")

@@ -81,7 +81,7 @@ matches = Table(
     Column("creator", String(32), nullable=True),
     Column("created", DateTime(timezone=True), nullable=False),
     Column("finished", DateTime(timezone=True), nullable=True),
-    # a ranked daily attempt's deal is sealed until its day is over (server/daily.py)
+    # a ranked daily attempt's deal is sealed until its day is over (server/daily/service.py)
     Column("sealed_until", DateTime(timezone=True), nullable=True),
     Index("ix_matches_status", "status"),
     Index("ix_matches_finished", "finished"),  # the rater's recent look (ratings.py)
@@ -211,12 +211,12 @@ daily_deals = Table(
     Column("start", BigInteger, nullable=False),  # derived from the date
     Column("deal", BigInteger, nullable=False),  # the first proven-winnable deal ≥ start
     Column("created", DateTime(timezone=True), nullable=False),
-    # the commitment's salt (server/daily_seal.py); null for days chosen before sealing
+    # the commitment's salt (server/daily/seal.py); null for days chosen before sealing
     Column("salt", String(64), nullable=True),
 )
 
 # The server's own secrets, generated once when the operator sets none (the daily-deal
-# secret, server/daily_seal.py).  Never logged, never in the API.
+# secret, server/daily/seal.py).  Never logged, never in the API.
 server_secrets = Table(
     "server_secrets",
     metadata,
