@@ -6,7 +6,7 @@
 
 import { ApiError, ensurePlayer, getGames, quickMatch, rememberMatch, saveToken, takeSeat } from "./api.js";
 import { currentLang, t } from "./i18n.js";
-import { botName } from "./panel.js";
+import { botName, seatLabel } from "./names.js";
 import { el, errorText, initPage, showMessage } from "./ui.js";
 
 /** @typedef {import("./protocol").GameInfo} GameInfo */
@@ -59,13 +59,9 @@ function card(table) {
   for (const s of table.seats) {
     const label = el("span", { class: "seat-no", text: t("start.seat_n", { n: s.seat + 1 }) });
     let who;
-    if (s.kind === "bot") who = el("span", { text: t("lobby.bot", { bot: botName(s.bot, s.level) }) });
-    else if (s.taken) {
-      const name = s.name || t("lobby.guest");
-      const text = s.bot_account ? t("lobby.bot_account", { name })
-        : s.rating === null || s.rating === undefined ? name : t("lobby.rated", { name, rating: s.rating });
-      who = el("span", { class: "player-name", text });
-    }
+    // The seat's one name (names.js): the same words the table will show.
+    if (s.kind === "bot") who = el("span", { text: seatLabel(s, s.seat) });
+    else if (s.taken) who = el("span", { class: "player-name", text: seatLabel(s, s.seat) });
     else {
       who = el("button", { type: "button", class: "primary take", "data-seat": String(s.seat),
         text: t("lobby.take", { n: s.seat + 1 }) });

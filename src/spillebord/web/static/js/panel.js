@@ -2,20 +2,15 @@
 // for open seats, the outcome (ranking / bonus) and share links.  Pure rendering from the
 // match info and the latest `state` message.
 
-import { has, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { seatLabel } from "./names.js";
 import { el } from "./ui.js";
 
 /** @typedef {import("./protocol").MatchInfo} MatchInfo */
 /** @typedef {(seat: number) => string} SeatNamer */
 /** @typedef {{ seats: { seat: number, kind: string, bot?: string | null, level?: unknown, name?: string | null, rating?: number | null, bot_account?: boolean }[] }} SeatsOf */
 
-// A bot's display name: its level ("Mellem") when it plays one of the game's levels,
-// else the bot's own name ("Tilfældige træk") — never the bot's key.
-/** @param {string | null | undefined} bot @param {unknown} level @returns {string} */
-export function botName(bot, level) {
-  if (Number.isInteger(level)) return t(`level.${level}`);
-  return has(`bot.${bot}`) ? t(`bot.${bot}`) : t("bot.unknown");
-}
+export { botName } from "./names.js";
 
 /**
  * @param {SeatsOf | null} match
@@ -23,32 +18,17 @@ export function botName(bot, level) {
  * @returns {SeatNamer}
  */
 export function seatNamer(match, mySeat) {
-  return (i) => {
-    const s = match && match.seats && match.seats[i];
-    if (i === mySeat) return t("seat.you");
-    if (s && s.kind === "bot") return t("seat.bot", { n: i + 1, bot: botName(s.bot, s.level) });
-    // A declared bot account: its name, marked as a computer (never rated).
-    if (s && s.name && s.bot_account) return t("seat.bot_account", { name: s.name });
-    // A named player (GET /api/matches/{id}/players), with the rating when rated.
-    if (s && s.name) return s.rating === null || s.rating === undefined ? s.name : t("seat.named_rated", { name: s.name, rating: s.rating });
-    return t("seat.player", { n: i + 1 });
-  };
+  return (i) => seatLabel(match && match.seats && match.seats[i], i, { mySeat });
 }
 
-// A short name for tight spots (the kugler board): "Dig", "Computer 3", "Spiller 2".
+// A short name for tight spots (the kugler board): "Du", "Computer 3", "Spiller 2", a name.
 /**
  * @param {SeatsOf | null} match
  * @param {number | null} mySeat
  * @returns {SeatNamer}
  */
 export function shortNamer(match, mySeat) {
-  return (i) => {
-    const s = match && match.seats && match.seats[i];
-    if (i === mySeat) return t("seat.you");
-    // A named player is that name everywhere — board, seats, log (issue 27: one name per seat).
-    if (s && s.kind !== "bot" && s.name) return s.name;
-    return t(s && s.kind === "bot" ? "seat.bot_short" : "seat.player", { n: i + 1 });
-  };
+  return (i) => seatLabel(match && match.seats && match.seats[i], i, { mySeat, short: true });
 }
 
 /**

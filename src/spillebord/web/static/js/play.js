@@ -234,7 +234,9 @@ function onState(d, v = 0) {
       pumpSolver();
     }, 700);
   }
-  if (d.outcome) $("verdict").textContent = "";
+  // The verdict belongs to its position too: a new one clears it until its own comes
+  // (a rewound game kept saying "Kan ikke vindes længere" of a winnable start).
+  if (d.outcome || v !== verdictVersion) $("verdict").textContent = "";
   // A lost position is offered the way back; a new position asks again.
   if (v !== lostVersion) $("rewind").hidden = true;
   // Hints are counted with the result ("Vundet med 4 tip").
@@ -246,6 +248,8 @@ function onState(d, v = 0) {
 
 /** The version found lost (the "Fortryd til sidste vindbare stilling" button's). */
 let lostVersion = -1;
+/** the version the shown verdict was given for */
+let verdictVersion = -1;
 /** @param {string | undefined} verdict @param {number | undefined} v */
 function offerRewind(verdict, v) {
   if (verdict !== "unwinnable" || mySeat === null || !session || (typeof v === "number" && v < session.version)) return;
@@ -435,6 +439,7 @@ async function main() {
       if (d.verdict === "unwinnable") {
         ctx.say(t("hint.lost"));
         $("verdict").textContent = t("verdict.unwinnable");
+        verdictVersion = hintVersion;
         offerRewind(d.verdict, v);
         return;
       }
@@ -450,6 +455,7 @@ async function main() {
       // An answer for a position the game has left is not shown (it would contradict a hint).
       if (typeof v === "number" && session && v < session.version) return;
       $("verdict").textContent = t(`verdict.${d.verdict}`);
+      verdictVersion = typeof v === "number" ? v : session ? session.version : -1;
       offerRewind(d.verdict, v);
     },
     async onChoices(d) {

@@ -6,7 +6,7 @@
 
 import { getMyGames, getStats, knownMatches } from "./api.js";
 import { currentLang, t } from "./i18n.js";
-import { botName } from "./panel.js";
+import { botName, seatLabel } from "./names.js";
 import { barsChart, linesChart } from "./charts.js";
 import { formatTime } from "./extras.js";
 import { el } from "./ui.js";
@@ -177,8 +177,7 @@ function renderServerHistory(box, games, list) {
     if (m.seats > 1 && m.place) parts.push(t("history.place", { n: m.place }));
     if (m.seats === 1 && m.bonus) parts.push(t("history.bonus", { n: m.bonus }));
     if (m.opponents.length) {
-      const who = m.opponents.map((o) => (o.kind === "bot" ? t("seat.bot", { n: o.seat + 1, bot: botName(o.bot, o.level) })
-        : o.name || t("seat.player", { n: o.seat + 1 })));
+      const who = m.opponents.map((o) => seatLabel(o, o.seat));
       parts.push(t("history.against", { names: who.join(", ") }));
     }
     ul.append(el("li", { "data-match": m.match_id, "data-result": m.result || "running" },
