@@ -1,6 +1,6 @@
 """Benchmark: the post-game analysis (issue #33, server/analysis/work.py) of long games.
 
-    nice -n 5 python bench/analysis.py [--games 3] [--min-moves 500]
+    nice -n 5 python bench/analysis.py [--games 3] [--min-moves 500] [--game kugler ...]
 
 For each analysable game: finished games of random play (solitaires: random moves, a
 redeal now and then, resign at the end; table games: every seat random, seat 0
@@ -55,11 +55,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=3, help="games per game kind")
     parser.add_argument("--min-moves", type=int, default=500)
+    parser.add_argument("--game", action="append", help="only these games (repeatable)")
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()}")
     print(f"budget: solitaire {routes.SOLITAIRE_SECONDS} s ({routes.SOLVE_SECONDS} s a "
           f"position), table {routes.TABLE_SECONDS} s")
     for game in games.ready_keys():
+        if args.game and game not in args.game:
+            continue
         kind = work.analysable(game)
         if kind is None:
             print(f"{game}: no analysis")

@@ -1,7 +1,8 @@
 """The post-game analysis on the replay page (issue #33), in Chromium: a lost
 Posthuskabalen shows the move after which its round could no longer be won, marked on
 the move list, and a winning line from before it that replays to a win in the engine; a
-finished Gammel Jomfru game shows the player's doubtful moves.  Danish 1366×768 and
+finished Gammel Jomfru game and a finished Kugler og Jokere game show the player's
+doubtful moves.  Danish 1366×768 and
 English 390×844; axe-core clean; no codes on screen."""
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .test_axe import serious
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 VIEWS = {"da": {"width": 1366, "height": 768}, "en": {"width": 390, "height": 844}}
 CODE = re.compile(r"\b([2-9TJQKA][CDHS]|[a-h][1-4]|p\d|c\d)\b|\b(analysis|refused)\.[a-z_]+")
+KUGLER_CODE = re.compile(r"\b([ts]\d+|h\d\.\d|JK|ismcts|NaN|undefined)\b")
 
 
 def careless_posthus(deal: int, seed: int) -> list[str]:
@@ -134,4 +136,47 @@ def test_gammel_jomfru_replay_marks_the_doubtful_moves(contexts: Any, server: st
     words = page.locator("#analysis").inner_text()
     assert not CODE.search(words), CODE.search(words)
     shot(page, f"analysis-gammel-jomfru-{lang}")
+    assert not serious(page), serious(page)
+
+
+@pytest.mark.parametrize("lang", ["da", "en"])
+def test_kugler_replay_marks_the_doubtful_moves_and_draws_the_chart(contexts: Any, server: str,
+                                                                    lang: str) -> None:
+    """A Kugler og Jokere game at a table of three computers, the player always taking
+    the first legal move: the replay marks exactly the analysis's doubtful moves, says
+    the count and each better choice in words (no card or field codes), and draws the
+    chart."""
+    made = api(server, "/api/matches", {
+        "game": "kugler", "deal": 3,
+        "seats": ["me", {"bot": "advance"}, {"bot": "advance"}, {"bot": "advance"}]})
+    page = open_page(contexts, lang)
+    page.goto(server + made["play_url"])
+    wait_ready(page)
+    while True:
+        page.wait_for_function("() => { const s = window.__spillebord.state; "
+                               "return s && (s.legal.length > 0 || s.outcome); }",
+                               timeout=60000)
+        st = state(page)
+        if st["outcome"]:
+            break
+        act(page, next(a for a in st["legal"] if a != "resign"))
+    body = api(server, f"/api/matches/{made['match_id']}/analysis")
+    doubtful = [m["step"] for m in body["moves"] if m["doubtful"]]
+    assert doubtful and all(m["seat"] == 0 for m in body["moves"])
+    page.goto(f"{server}/replay/{made['match_id']}")
+    page.wait_for_selector("body[data-ready='1']")
+    analysis_ready(page)
+    marked = page.locator("#actions li.analysis-doubt").evaluate_all(
+        "els => els.map(e => Number(e.dataset.step))")
+    assert marked == doubtful
+    summary = page.locator("#analysis .analysis-summary").inner_text()
+    assert str(len(doubtful)) in summary
+    assert page.locator("#analysis .analysis-item[data-kind='doubt']").count() == len(doubtful)
+    assert page.locator("#analysis svg.analysis-chart rect").count() == len(body["moves"]) + 1
+    words = page.locator("#analysis").inner_text()
+    assert not CODE.search(words), CODE.search(words)
+    assert not KUGLER_CODE.search(words), KUGLER_CODE.search(words)
+    assert "point" in words
+    page.locator("#analysis").scroll_into_view_if_needed()
+    shot(page, f"analysis-kugler-{lang}")
     assert not serious(page), serious(page)

@@ -10,6 +10,7 @@ while an analysis runs beside it."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
 from typing import Any
@@ -21,6 +22,7 @@ from tests.server.live import Client, LiveServer, create, play_randomly
 
 from spillebord import games
 from spillebord.core.record import GameRecord
+from spillebord.server.analysis import work
 from spillebord.server.infra.storage.models import analyses
 
 
@@ -150,3 +152,46 @@ async def test_an_analysis_does_not_delay_a_live_games_moves(server: LiveServer)
     print(f"live moves during the analysis: {len(waits)}, median {waits[len(waits) // 2]:.3f} s,"
           f" max {waits[-1]:.3f} s")
     assert waits[-1] < 1.0, waits[-5:]
+
+
+@pytest.mark.slow
+async def test_kugler_marks_the_human_seats_doubtful_moves_only(server: LiveServer) -> None:
+    """A finished Kugler og Jokere game, three computer seats and one human seat that
+    always plays the first legal move: its real choices are valued by the level-3 bot
+    (board-value points), the doubtful ones marked, the computer seats' moves not
+    analysed; the same record analysed again in this process gives the same values."""
+    made = await create(server.http, game="kugler", deal=3,
+                        seats=["me", {"bot": "advance"}, {"bot": "advance"}, {"bot": "advance"}])
+    c = await Client.open(server.ws, made["match_id"], made["token"])
+    await c.expect("welcome")
+    sent_at = -1
+    while True:
+        st = await c.until(lambda s, after=sent_at: s["outcome"] is not None
+                           or (bool(s["legal"]) and c.version > after))
+        if st["outcome"] is not None:
+            break
+        sent_at = c.version
+        await c.send("act", action=next(a for a in st["legal"] if a != "resign"))
+    await c.close()
+    r = await get(server, f"/api/matches/{made['match_id']}/analysis")
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["kind"] == "table" and body["seats"] == [0]
+    assert body["budget"]["units"] == "points" and body["budget"]["doubt"] == 15.0
+    got = await get(server, f"/api/matches/{made['match_id']}/record")
+    record = GameRecord.loads(json.dumps(got.json()["record"]))
+    states = work.states_of(record)
+    human_choices = [i + 1 for i, s in enumerate(states[:-1])
+                     if s.to_move == 0 and len(s.legal_actions()) > 1]
+    bot_moves = [i + 1 for i, s in enumerate(states[:-1]) if s.to_move != 0]
+    assert bot_moves and body["moves"]
+    assert [m["step"] for m in body["moves"]] == human_choices[:len(body["moves"])]
+    assert body["summary"]["unknown"] == len(human_choices) - len(body["moves"])
+    for m in body["moves"]:
+        assert m["seat"] == 0 and m["action"] == record.actions[m["step"] - 1]
+        assert m["value"] <= m["best_value"] or m["best"] == m["action"]
+        assert m["doubtful"] == (m["best"] != m["action"] and m["best_value"] - m["value"] >= 15.0)
+    doubtful = body["summary"]["doubtful"]["0"]
+    assert doubtful == sum(m["doubtful"] for m in body["moves"]) and doubtful >= 3
+    again = json.loads(work.table(record.dumps(), [0], 60.0))["moves"]
+    assert again[:len(body["moves"])] == body["moves"]

@@ -174,3 +174,34 @@ def test_simulate_cli_with_kugler_bots() -> None:
     data = json.loads(result.stdout.strip().splitlines()[-1])
     assert set(data["results"]) == {"greedy", "random"}
     assert data["results"]["greedy"]["seat_games"] == 4
+
+
+def test_values_for_the_analysis_cover_the_played_move_and_the_bots_choice() -> None:
+    """Level 3's ``values`` (the post-game analysis, issue #33): the played move is
+    valued even when the bot's pruning would not look at it, the best of the values is
+    the move the bot chooses from the same random draws, the answer is the same from
+    the same generator, and it cannot depend on the other seats' hidden cards (a true
+    state with the same public board and own hand, other hands redrawn, gives the same
+    values)."""
+    name, options = level_bot(3)
+    bot = bots.load("kugler", name, **options)
+    checked = 0
+    for deal in (3, 8, 21):
+        state = midgame(deal, 40)
+        legal = [str(m) for m in state.legal_actions()]
+        if len(legal) < 7:  # the pruning keeps 5: the last legal move is outside it
+            continue
+        seat = state.turn
+        played = legal[-1]
+        values = bot.values(Observation(state, seat, random.Random(5)), legal, played)
+        assert played in values and set(values) <= set(legal)
+        choice = str(bot.choose(Observation(state, seat, random.Random(5))))
+        assert max(values, key=lambda a: (values[a], a)) in (choice, played)
+        assert choice in values
+        again = bot.values(Observation(state, seat, random.Random(5)), legal, played)
+        assert again == values
+        other = state.resample(seat, random.Random(deal + 100))
+        assert other.hands != state.hands
+        assert bot.values(Observation(other, seat, random.Random(5)), legal, played) == values
+        checked += 1
+    assert checked

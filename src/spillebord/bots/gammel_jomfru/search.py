@@ -56,10 +56,12 @@ class SearchBot(Bot):
         scores = self.evaluate(obs, obs.legal_as(str))
         return min(scores.items(), key=lambda kv: (kv[1], kv[0]))[0]
 
-    def values(self, obs: Observation, legal: list[str]) -> dict[str, float]:
+    def values(self, obs: Observation, legal: list[str],
+               played: str | None = None) -> dict[str, float]:
         """The bot's estimate of each placement, higher is better (the post-game analysis,
         issue #33): 1 less the mean score, about the share of playouts in which the seat
-        does not end as the gammel jomfru."""
+        does not end as the gammel jomfru.  Every placement of ``legal`` is valued, so
+        ``played`` (one of them) needs no care of its own."""
         return {a: 1.0 - v for a, v in self.evaluate(obs, legal).items()}
 
     def evaluate(self, obs: Observation, legal: list[str]) -> dict[str, float]:

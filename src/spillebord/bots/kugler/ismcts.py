@@ -23,6 +23,10 @@ wall-clock time when given (then ``iterations`` is a cap if given too).
 every seat's turns in the playouts, score the leaves and price the card spent —
 ``"greedy"`` (default), ``"advance"`` or ``"tuned"`` (level 3; tuned by self-play,
 docs/benchmarks/kugler.md).
+``values(obs, legal, played)`` (the post-game analysis, issue #33): the same search
+with the full ``iterations``, ``played`` played on every determinization beside the
+bot's own candidates; the estimates are in board-value points (``units``), a move
+``doubt`` points below the bot's choice is doubtful.
 ``confidence`` z > 0 stops the final phase early once the two candidates' paired mean
 difference is z standard errors from 0 (off by default).  ``screen=0``: no halving.
 """
@@ -45,6 +49,12 @@ from spillebord.games.kugler.state import KuglerState
 ITERATIONS = 40
 SCREEN = 10
 CONFIDENCE = 0.0
+DOUBT = 15.0
+"""The post-game analysis marks a move doubtful when ``values`` puts it this many points
+below the bot's own choice (a marble brought onto the track is 12): calibrated on whole
+games (docs/learn.md) — the bot's own moves, judged again on other random draws, fall
+this far behind in 2 % of their choices; a player who always plays the first legal
+move, in 43 %."""
 
 
 def top_moves(state: KuglerState, width: int, wt: np.ndarray) -> list[Move]:
@@ -64,6 +74,10 @@ def _ranks(cards: Any) -> np.ndarray:
 
 class IsmctsBot(Bot):
     name = "ismcts"
+    units = "points"
+    """The unit of ``values``: board-value points (a marble on the track is worth 12 and
+    one more a field it has come; fastplay.py)."""
+    doubt = DOUBT
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None,
                  width: int = 5, horizon: int | None = None, screen: int = SCREEN,
@@ -84,11 +98,55 @@ class IsmctsBot(Bot):
         self.wt = VALUES[value]
 
     def decide(self, obs: Observation) -> Any:
+        candidates, active, means, _extra = self._search(obs, None, self.budget.start())
+        if len(candidates) == 1:
+            return candidates[0]
+        best = max(active, key=lambda i: (means[i], -i))
+        return candidates[best]
+
+    def values(self, obs: Observation, legal: list[str],
+               played: str | None = None) -> dict[str, float]:
+        """The bot's estimates for the post-game analysis (issue #33), in its own units
+        (board value, about one point a field a marble has come; docs/learn.md): the
+        mean playout value less the card's keep-value of each candidate still in the
+        search at its end (so the best of them is the bot's own choice), and of
+        ``played`` (one of ``legal``) on the same determinizations even when the bot
+        would not have looked at it.  Always the full ``iterations`` (no wall-clock
+        cap), so the same ``obs.rng`` gives the same answer."""
+        extra = None
+        if played is not None and played in legal:
+            extra = next(m for m in obs.legal_as(Move) if m.text == played)
+        count = self.budget.count or ITERATIONS
+        candidates, active, means, extra_at = self._search(
+            obs, extra, lambda done: done >= count)
+        keep = set(active)
+        if extra_at is not None:
+            keep.add(extra_at)
+        return {str(candidates[i]): means[i] for i in sorted(keep)
+                if str(candidates[i]) in legal}
+
+    def _search(self, obs: Observation, extra: Move | None,
+                spent: Any) -> tuple[list[Move], list[int], list[float], int | None]:
+        """The search: the candidates (``extra`` added when the greedy pruning left it
+        out), the indices still active at the end, every candidate's mean value less
+        its keep-value (over the determinizations it was played in), and the index of
+        ``extra``.  ``extra`` is played in every determinization but takes no part in
+        the halving unless it is one of the bot's own candidates, so the bot's choice
+        is the same with or without it (common random numbers: a candidate's playouts
+        do not depend on the others)."""
         first = obs.sample()
         assert isinstance(first, KuglerState)
         candidates = top_moves(first, self.width, self.wt)
+        own = len(candidates)  # the bot's own candidates come first
+        extra_at = None
+        if extra is not None:
+            if extra in candidates:
+                extra_at = candidates.index(extra)
+            else:
+                candidates = [*candidates, extra]
+                extra_at = own
         if len(candidates) == 1:
-            return candidates[0]
+            return candidates, [0], [0.0], extra_at
         seat = first.turn
         n = first.seats
         horizon = self.horizon if self.horizon is not None else 2 * n
@@ -108,14 +166,13 @@ class IsmctsBot(Bot):
         disc = _ranks(first.discard)
         flags = first.flags
         values: list[list[float]] = [[] for _ in candidates]
-        active = list(range(len(candidates)))
+        active = list(range(own))
         mask = np.ones(len(candidates), dtype=np.bool_)
         out = np.zeros(len(candidates))
 
         def mean(i: int) -> float:
             return sum(values[i]) / len(values[i]) - keep[i]
 
-        spent = self.budget.start()
         screen = self.screen
         done = 0
         while not spent(done):
@@ -126,6 +183,8 @@ class IsmctsBot(Bot):
                     del active[want:]
                     mask[:] = False
                     mask[active] = True
+                    if extra_at is not None:
+                        mask[extra_at] = True
                 if (len(active) == 2 and done >= 3 * screen and self.confidence
                         and self._settled(values, keep, active)):
                     break
@@ -134,11 +193,12 @@ class IsmctsBot(Bot):
                           flags["finished_helps_partner"], my_hand, pool, sizes, disc,
                           cand_ranks, cand_keys, mask, horizon,
                           obs.rng.getrandbits(31), out, self.wt)
-            for i in active:
-                values[i].append(float(out[i]))
+            for i in range(len(candidates)):
+                if mask[i]:
+                    values[i].append(float(out[i]))
             done += 1
-        best = max(active, key=lambda i: (mean(i), -i))
-        return candidates[best]
+        means = [mean(i) if values[i] else float("-inf") for i in range(len(candidates))]
+        return candidates, active, means, extra_at
 
     def _settled(self, values: list[list[float]], keep: list[float],
                  pair: list[int]) -> bool:

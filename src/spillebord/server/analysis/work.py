@@ -15,9 +15,11 @@ did not decide within its budget.
 **Table games** (the game has a level 3 bot with ``values``): each move of a human seat
 that was a real choice (more than one legal action) is valued by the level-3 bot from
 that seat's own information only (``bots.Observation``); where the bot's own choice
-differs and it values the played move at least ``DOUBT`` lower, the move is marked
-doubtful. The values are the bot's estimates (a share of 1), seeded from the step so the
-analysis of a record is repeatable.
+differs and it values the played move at least the bot's ``doubt`` lower, the move is
+marked doubtful. The values are the bot's estimates in its own ``units`` (Gammel Jomfru:
+a share of 1; Kugler og Jokere: board-value points, docs/learn.md), seeded from the step
+so the analysis of a record is repeatable.  The bot's ``values(obs, legal, played)``
+values ``played`` and the moves it considers, its own choice the best of them.
 """
 
 from __future__ import annotations
@@ -35,10 +37,11 @@ from spillebord import bots, games, solvers
 from spillebord.core.protocol import State
 from spillebord.core.record import GameRecord
 
-VERSION = 1
+VERSION = 2
 """Bumped when the analysis changes; a stored analysis of an older version is redone."""
 DOUBT = 0.05
-"""A played move valued this much below the bot's own choice is doubtful."""
+"""A played move valued this much below the bot's own choice is doubtful, unless the
+bot names its own threshold (``doubt``, in the units of its values: ``units``)."""
 LEVEL = 3
 
 _niced = False
@@ -186,10 +189,12 @@ def table(record_json: str, seats: list[int], total: float) -> str:
     record = GameRecord.loads(record_json)
     level = bots.levels(record.game)[LEVEL]
     bot = bots.load(record.game, level.bot, **dict(level.options))
-    values_of: Callable[[bots.Observation, list[str]], dict[str, float]] | None = getattr(
+    values_of: Callable[[bots.Observation, list[str], str], dict[str, float]] | None = getattr(
         bot, "values", None)
     if values_of is None:
         raise ValueError(f"the level {LEVEL} bot of {record.game} has no values()")
+    doubt: float = getattr(bot, "doubt", DOUBT)
+    units: str = getattr(bot, "units", "share")
     states = states_of(record)
     end = time.perf_counter() + total
     moves: list[dict[str, Any]] = []
@@ -206,7 +211,7 @@ def table(record_json: str, seats: list[int], total: float) -> str:
             skipped += 1
             continue
         rng = random.Random(f"{record.deal}:{i}")
-        values: dict[str, float] = values_of(bots.Observation(state, seat, rng), legal)
+        values: dict[str, float] = values_of(bots.Observation(state, seat, rng), legal, action)
         best = max(values, key=lambda a: (values[a], a))
         played = values.get(action)
         if played is None:
@@ -214,12 +219,12 @@ def table(record_json: str, seats: list[int], total: float) -> str:
         loss = values[best] - played
         moves.append({"step": i + 1, "seat": seat, "action": action, "value": round(played, 3),
                       "best": best, "best_value": round(values[best], 3),
-                      "doubtful": best != action and loss >= DOUBT})
+                      "doubtful": best != action and loss >= doubt})
     per_seat = {str(s): sum(1 for m in moves if m["seat"] == s and m["doubtful"])
                 for s in seats}
     return json.dumps({
         "kind": "table", "version": VERSION,
-        "budget": {"seconds": total, "level": LEVEL, "doubt": DOUBT},
+        "budget": {"seconds": total, "level": LEVEL, "doubt": doubt, "units": units},
         "moves": moves, "seats": seats,
         "summary": {"choices": len(moves), "doubtful": per_seat, "unknown": skipped},
     })

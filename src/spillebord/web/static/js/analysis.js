@@ -81,16 +81,28 @@ function table(box, a, page) {
     box.append(el("p", { class: "analysis-summary", text: t("analysis.doubtful", { name: page.seatName(seat), count: a.summary.doubtful[String(seat)] || 0 }) }));
   }
   const moves = a.moves;
+  // A share (0..1) is drawn as it is; points (Kugler og Jokere) between the game's lowest and highest.
+  const points = a.budget.units === "points";
+  const lo = Math.min(...moves.map((m) => m.value));
+  const hi = Math.max(...moves.map((m) => m.value));
+  const height = (/** @type {number} */ v) => (!points ? v : hi > lo ? 0.1 + (0.9 * (v - lo)) / (hi - lo) : 0.5);
   if (moves.length) {
-    box.append(chart(moves.map((m) => m.value), moves.map((m) => (m.doubtful ? "#b3261e" : "#2f6fd6")), t("analysis.chart_value")));
-    box.append(el("p", { class: "analysis-legend", text: t("analysis.chart_value") }));
+    const legend = t(points ? "analysis.chart_points" : "analysis.chart_value");
+    box.append(chart(moves.map((m) => height(m.value)), moves.map((m) => (m.doubtful ? "#b3261e" : "#2f6fd6")), legend));
+    box.append(el("p", { class: "analysis-legend", text: legend }));
+    if (points) box.append(el("p", { class: "analysis-legend", text: t("analysis.points", { doubt: a.budget.doubt }) }));
   }
+  // The move in words inside a sentence: "Kassér …" becomes "kassér …".
+  const inner = (/** @type {string} */ s) => s.charAt(0).toLocaleLowerCase() + s.slice(1);
   const pct = (/** @type {number} */ v) => Math.round(v * 100);
   for (const m of moves.filter((x) => x.doubtful)) {
     markLine(page, m.step, t("analysis.mark_doubt"), "doubt");
-    box.append(el("p", { class: "analysis-item", "data-kind": "doubt", "data-step": String(m.step),
-      text: t("analysis.better", { step: m.step, best: page.describe(m.best), value: pct(m.value), best_value: pct(m.best_value) }) }));
+    const text = points
+      ? t("analysis.better_points", { step: m.step, best: inner(page.describe(m.best)), loss: Math.round(m.best_value - m.value) })
+      : t("analysis.better", { step: m.step, best: page.describe(m.best), value: pct(m.value), best_value: pct(m.best_value) });
+    box.append(el("p", { class: "analysis-item", "data-kind": "doubt", "data-step": String(m.step), text }));
   }
+  if (a.summary.unknown) box.append(el("p", { text: t("analysis.unvalued", { count: a.summary.unknown }) }));
 }
 
 /**

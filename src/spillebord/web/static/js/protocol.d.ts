@@ -936,7 +936,8 @@ export interface AnalysisChoice {
 export interface TableAnalysis {
   kind: "table";
   version: number;
-  budget: { seconds: number; level: number; doubt: number };
+  /** units: "share" (of 1) or "points" (Kugler og Jokere's board value) */
+  budget: { seconds: number; level: number; doubt: number; units: "share" | "points" };
   moves: AnalysisChoice[];
   seats: number[];
   summary: { choices: number; doubtful: { [seat: string]: number }; unknown: number };
