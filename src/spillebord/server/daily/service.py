@@ -2,7 +2,7 @@
 solver, one deal per calendar day in Europe/Copenhagen, the same for every player.
 
 The deal is chosen from a secret only the server knows and sealed ahead (issue 28,
-``daily_seal.py``): the commitments of today and the next ``AHEAD`` days are public
+``daily/seal.py``): the commitments of today and the next ``AHEAD`` days are public
 (``GET /api/daily/{game}/commitments``, shown on the daily page); the deal, its salt and
 its ``start`` only once the day is over (``dayclock.py``) — no answer, state message,
 record or leaderboard names the deal of a day that is not over, and a ranked attempt's
@@ -13,6 +13,10 @@ it with its salt, and from then on the stored deal is the day's deal.  Days chos
 before deals were sealed keep their stored deal (no salt, no commitment) and stay
 readable.  Sealed days have no difficulty level: the shipped tables rate a few hundred
 deals each, and a deal drawn from them would be recognised by its first layout.
+Each worker chooses today's and the next ``AHEAD`` days' deals in the background from
+its start (``Daily.start``: the solver in the compute pool, a failure logged and tried
+again after ``RETRY_SECONDS``, a new look every ``CHOOSE_EVERY``), so no request waits
+for the solver on a cold server.
 
 Each signed-in account has one ranked attempt a day (the first match it starts from the
 daily page; a guest cannot start one, so a fresh guest id is no new attempt).  During a
