@@ -79,6 +79,12 @@ def test_two_named_players_play_a_rated_game(contexts: Any, server: str) -> None
     outcome = state(a)["outcome"]
     a.wait_for_selector("#rating:not([hidden])", timeout=20000)
     b.wait_for_selector("#rating:not([hidden])", timeout=20000)
+    # The table's rated line follows the rater's final answer without a reload (issue
+    # 28; before, it kept saying "counts … if you leave" until the page was reloaded).
+    for page, text in ((a, "Spillet talte på ranglisten."),
+                       (b, "This game counted for the ratings.")):
+        page.wait_for_function("t => document.querySelector('#rated').textContent === t",
+                               arg=text, timeout=20000)
     da, en = a.locator("#rating").inner_text(), b.locator("#rating").inner_text()
     ma = re.fullmatch(r"Din rating: 1000 → (\d+)", da)
     mb = re.fullmatch(r"Your rating: 1000 → (\d+)", en)

@@ -164,6 +164,7 @@ class Services:
         await self.tables.start()
         self.chat.start(poll=self.scale.shared)  # one worker: its lines go out directly
         self.ratings.start()
+        self.daily.start()  # today's and the next days' deals, chosen in the background
         self.bot_ladder.start()
         self.parking.start()
         # Import every game's bots and solver now, then move everything that exists at
@@ -187,6 +188,7 @@ class Services:
         await self.tables.stop()
         await self.chat.stop()
         await self.ratings.stop()
+        await self.daily.stop()
         await self.bot_ladder.stop()
         await self.parking.stop()
         await self.scale.stop()

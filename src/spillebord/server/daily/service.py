@@ -2,7 +2,7 @@
 solver, one deal per calendar day in Europe/Copenhagen, the same for every player.
 
 The deal is chosen from a secret only the server knows and sealed ahead (issue 28,
-``daily_seal.py``): the commitments of today and the next ``AHEAD`` days are public
+``daily/seal.py``): the commitments of today and the next ``AHEAD`` days are public
 (``GET /api/daily/{game}/commitments``, shown on the daily page); the deal, its salt and
 its ``start`` only once the day is over (``dayclock.py``) — no answer, state message,
 record or leaderboard names the deal of a day that is not over, and a ranked attempt's
@@ -13,6 +13,10 @@ it with its salt, and from then on the stored deal is the day's deal.  Days chos
 before deals were sealed keep their stored deal (no salt, no commitment) and stay
 readable.  Sealed days have no difficulty level: the shipped tables rate a few hundred
 deals each, and a deal drawn from them would be recognised by its first layout.
+Each worker chooses today's and the next ``AHEAD`` days' deals in the background from
+its start (``Daily.start``: the solver in the compute pool, a failure logged and tried
+again after ``RETRY_SECONDS``, a new look every ``CHOOSE_EVERY``), so no request waits
+for the solver on a cold server.
 
 Each signed-in account has one ranked attempt a day (the first match it starts from the
 daily page; a guest cannot start one, so a fresh guest id is no new attempt).  During a
@@ -30,11 +34,14 @@ yesterday while today is not yet played), with an attempt.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
+from spillebord import games
 from spillebord.server.daily.seal import commitment, salt_of, start_of
 from spillebord.server.daily.storage import DailyRepo, DayDeal
 from spillebord.server.errors import Refusal, game_or_refuse
@@ -50,6 +57,8 @@ RANKS = ("bonus", "moves", "seconds")  # what the leaderboard ranks by, in order
 log = logging.getLogger(__name__)
 SOLVE_SECONDS = 5.0
 AHEAD = 7  # days after today whose deal is chosen and committed to ahead
+CHOOSE_EVERY = 3600.0  # seconds between the background looks for days to choose
+RETRY_SECONDS = 60.0  # after a failed look, the next one comes this soon
 
 
 def today() -> str:
@@ -127,6 +136,54 @@ class Daily:
         self._finding: dict[tuple[str, str], asyncio.Lock] = {}
         self._secret: str | None = None
         self._choosing: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self._ahead: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Choose today's and the next ``AHEAD`` days' deals in the background now (the
+        solver in the compute pool, off the event loop), and look again every
+        ``CHOOSE_EVERY`` seconds — so the first daily request of a cold server, and the
+        commitments of days to come, find their deal chosen."""
+        self._ahead = asyncio.create_task(self._choose_ahead(), name="daily ahead")
+
+    async def stop(self) -> None:
+        task, self._ahead = self._ahead, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def daily_games(self) -> list[str]:
+        """The games with a daily deal: solitaires whose solver picks winnable deals."""
+        return [k for k in games.ready_keys() if games.load(k).is_solitaire
+                and compute.solver_offers(k, "pick_winnable_deal")]
+
+    async def choose_ahead(self) -> int:
+        """Choose every daily game's deal of today, then of the next ``AHEAD`` days,
+        where not chosen yet, one at a time; the number chosen now."""
+        first = date.fromisoformat(today())
+        chosen = 0
+        for i in range(AHEAD + 1):
+            day = (first + timedelta(days=i)).isoformat()
+            for game in self.daily_games():
+                if await asyncio.to_thread(self.repo.deal_of, game, day) is None:
+                    await self.deal(game, day)
+                    chosen += 1
+        return chosen
+
+    async def _choose_ahead(self) -> None:
+        while True:
+            wait = CHOOSE_EVERY
+            try:
+                started = time.monotonic()
+                chosen = await self.choose_ahead()
+                if chosen:
+                    log.info("chose %d daily deals ahead in %.1f s", chosen,
+                             time.monotonic() - started)
+            except Exception:  # logged; tried again soon
+                log.exception("choosing the daily deals ahead failed; trying again in "
+                              "%.0f s", RETRY_SECONDS)
+                wait = RETRY_SECONDS
+            await asyncio.sleep(wait)
 
     def game(self, key: str) -> str:
         g = game_or_refuse(key)

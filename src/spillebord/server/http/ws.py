@@ -61,6 +61,8 @@ MAX_OUTBOX = 256
 MAX_TEXT = 200  # longest action text or click target accepted
 MAX_DEPTH = 16  # deepest nesting of objects and arrays accepted in a frame
 MAX_VERSION = 2**63 - 1  # the largest ``v`` a client may send
+HOLD_SECONDS = 5.0  # how long a socket at a sealed daily attempt may wait for its hello
+SEALED_CLOSE = 4403  # the close code after ``daily_running``: the attempt is not watched
 
 
 def _msg(t: str, v: int, d: Any) -> str:
@@ -113,11 +115,17 @@ class Connection:
         self.restarting = False  # close with 1012 once the current frame is answered
         self.acked = False  # the frame being handled was an acknowledged action
         self.tasks: set[asyncio.Task[None]] = set()
+        # A sealed daily attempt (issue 28) is watched by nobody but its own seat until
+        # its day is over: a socket without that seat is held — sent nothing — until a
+        # ``hello`` takes the seat; anything else ends it (``refuse_watch``).
+        self.held = False
         self.allowance = 2 * services.settings.rate_per_second
         self.last = time.monotonic()
 
     # -- outgoing -------------------------------------------------------------------
     def push(self, item: object) -> None:
+        if self.held:  # nothing of a sealed attempt reaches a socket without its seat
+            return
         if item is STATE:
             if self.state_queued:
                 return
@@ -152,6 +160,8 @@ class Connection:
             await self.ready.wait()
             self.ready.clear()
             await self._drain()
+            if self.restarting and not self.inline:  # refuse_watch outside a frame
+                self.closed = True
         await self.ws.close(code=self.close_code)
 
     def restart(self) -> None:
@@ -225,6 +235,10 @@ class Connection:
         queued from an earlier welcome (a ``hello`` answered before the sender ran) moves
         behind the new welcome: the page draws the first state after its role's welcome,
         so a state sent before it would be the only one and the board would stay empty."""
+        if self.seat is None and self.session.sealed():
+            self.refuse_watch(None)
+            return
+        self.held = False
         if STATE in self.outbox:
             self.outbox = collections.deque(x for x in self.outbox if x is not STATE)
         self.state_queued = False
@@ -233,6 +247,26 @@ class Connection:
                        {"seat": self.seat, "role": role, "match": self.session.public_info()}))
         self.since = self.session.version
         self.push(STATE)
+
+    def refuse_watch(self, ref: str | None) -> None:
+        """A socket without the seat of a sealed daily attempt (a spectator, another
+        account): ``error daily_running``, then the socket closes with 4403.  The
+        attempt's line — its moves, as they are made — opens when its day is over."""
+        self.held = False
+        self.outbox = collections.deque(x for x in self.outbox if x is not STATE)
+        self.state_queued = False
+        self.error("daily_running", "this is a ranked attempt at today's daily deal: "
+                   "nobody but its player can watch it until the day is over", ref)
+        self.close_code = SEALED_CLOSE
+        self.restarting = True  # close once the refusal is sent (on_frame, expire_hold)
+        if not self.inline:
+            self.ready.set()
+
+    async def expire_hold(self) -> None:
+        """A held socket that sent no ``hello`` within HOLD_SECONDS is refused."""
+        await asyncio.sleep(HOLD_SECONDS)
+        if self.held and not self.closed:
+            self.refuse_watch(None)
 
     # -- incoming -------------------------------------------------------------------
     async def take_seat(self, token: str) -> bool:
@@ -306,13 +340,19 @@ class Connection:
             return
         v = msg.get("v")
         handler = HANDLERS.get(t)
+        if self.held and t != "hello":
+            self.refuse_watch(ref)
+            return
         if handler is None:
             self.error("unknown_type", f"unknown message type {t[:40]!r}", None)
             return
         try:
             await handler(self, v, d)
         except Refusal as exc:
+            was_held, self.held = self.held, False
             self.error(exc.code, exc.reason, t, exc.to_json())
+            if was_held:  # a hello that took no seat of a sealed attempt
+                self.refuse_watch(t)
         except Exception as exc:
             if READS.note(exc, f"a {t} message"):  # an outage: logged once (issue 31)
                 refusal = unavailable()
@@ -346,7 +386,10 @@ class Connection:
         if await self.take_seat(token):
             self.welcome()
         else:
+            was_held, self.held = self.held, False
             self.bad_token("hello")
+            if was_held:
+                self.refuse_watch("hello")
 
     async def _hello_account(self) -> None:
         """``hello {"account": true}``: the seat of the socket's signed-in account at
@@ -581,13 +624,21 @@ async def serve_socket(services: Sockets, ws: WebSocket, match_id: str) -> None:
         seated, refused = True, exc
     unsubscribe = services.bus.subscribe(session.id, conn.on_event)
     unchat = services.chat.listen(session.id, conn.push)
-    conn.welcome()  # always the first message; a bad ?token= is refused right after
+    # A sealed daily attempt's socket without its seat yet is held (sent nothing) until
+    # its hello; else the welcome is always the first message, a bad ?token= refused
+    # right after it.
+    conn.held = seated and refused is None and conn.seat is None and session.sealed()
+    if not conn.held:
+        conn.welcome()
     if not seated:
         conn.bad_token(None)
     if refused is not None:
         conn.error(refused.code, refused.reason, None, refused.to_json())
     session.seat_listeners.append(conn.push)  # claims and presence of the other seats
     sender = asyncio.create_task(conn.sender())
+    if conn.held:
+        conn.tasks.add(hold := asyncio.create_task(conn.expire_hold()))
+        hold.add_done_callback(conn.tasks.discard)
     log.info("socket opened (%s)", "spectator" if conn.seat is None else "seat")
     try:
         while not conn.closed:

@@ -15,8 +15,10 @@ docs/security.md, "The cheating player: ratings") — pure rules the rater appli
   games rated together in the 24 hours before it, the game moves nobody's rating (a
   leaver still loses) — farming with a second account gains at most three games a day.
 - **Provisional** (``established``): a rating is provisional until ``ESTABLISHED_GAMES``
-  rated games against ``ESTABLISHED_OTHERS`` distinct other accounts; leaderboards list
-  established ratings only (a provisional player sees their own, marked).
+  rated games against ``ESTABLISHED_OTHERS`` distinct *opponents* — accounts that sat on
+  another team of a rated game the player's rating moved in (``opponent``: a Kugler
+  partner is no opponent); leaderboards list established ratings only (a provisional
+  player sees their own, marked).
 """
 
 from __future__ import annotations
@@ -61,5 +63,13 @@ def left_ranking(ranking: Sequence[Sequence[int]], left: set[int],
     return out
 
 
+def opponent(teams: Sequence[Sequence[int]], seat: int, other: int) -> bool:
+    """Whether ``other`` played against ``seat`` at a table of these teams (the game's
+    ``teams()``: a partner is not an opponent; in a game without teams every other
+    seat is one)."""
+    return other != seat and not any(seat in team and other in team for team in teams)
+
+
 def established(games: int, others: int) -> bool:
+    """``others``: distinct opponents (``opponent``), not every other account."""
     return games >= ESTABLISHED_GAMES and others >= ESTABLISHED_OTHERS

@@ -24,7 +24,13 @@ from spillebord.server.infra.storage.models import (
     ratings,
     seats,
 )
-from spillebord.server.ratings.rules import PAIR_LIMIT, PAIR_WINDOW, left_ranking, unrated_because
+from spillebord.server.ratings.rules import (
+    PAIR_LIMIT,
+    PAIR_WINDOW,
+    left_ranking,
+    opponent,
+    unrated_because,
+)
 
 Compute = Callable[[str, int, Sequence[Sequence[int]], dict[int, tuple[float, float]]],
                    tuple[str, dict[int, Any]]]
@@ -141,17 +147,32 @@ class RatingsRepo:
         return any(r.n >= PAIR_LIMIT for r in rows)
 
     def others(self, game: str, klass: str, pids: list[str] | None = None) -> dict[str, int]:
-        """Player → how many distinct other accounts they had rated games with."""
-        a, b = rating_history.alias("a"), rating_history.alias("b")
-        query = (select(a.c.player_id, func.count(func.distinct(b.c.player_id)).label("n"))
-                 .join(b, and_(b.c.match_id == a.c.match_id,
-                               b.c.player_id != a.c.player_id))
-                 .where(a.c.game == game, a.c.seat_class == klass)
-                 .group_by(a.c.player_id))
+        """Player → how many distinct opponents (``rules.opponent``: other accounts on
+        another team, by the game's ``teams()``) they had in rated games their rating
+        moved in."""
+        a = rating_history.alias("a")
+        mine, theirs = seats.alias("mine"), seats.alias("theirs")
+        query = (select(a.c.player_id, matches.c.seats.label("n"),
+                        mine.c.seat.label("seat"), theirs.c.seat.label("other"),
+                        theirs.c.player_id.label("them"))
+                 .join(matches, matches.c.id == a.c.match_id)
+                 .join(mine, and_(mine.c.match_id == a.c.match_id,
+                                  mine.c.player_id == a.c.player_id))
+                 .join(theirs, and_(theirs.c.match_id == a.c.match_id,
+                                    theirs.c.player_id.is_not(None),
+                                    theirs.c.player_id != a.c.player_id))
+                 .where(a.c.game == game, a.c.seat_class == klass))
         if pids is not None:
             query = query.where(a.c.player_id.in_(pids))
+        met: dict[str, set[str]] = {}
+        teams: dict[int, list[tuple[int, ...]]] = {}
         with self.engine.connect() as conn:
-            return {r.player_id: int(r.n) for r in conn.execute(query)}
+            for r in conn.execute(query):
+                table = teams.setdefault(r.n, teams_of(game, r.n))
+                met.setdefault(r.player_id, set())
+                if opponent(table, r.seat, r.other):
+                    met[r.player_id].add(r.them)
+        return {p: len(them) for p, them in met.items()}
 
     def leaderboard(self, game: str, klass: str, limit: int = 100) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:

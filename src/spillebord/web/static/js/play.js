@@ -45,6 +45,9 @@ let fairBox = null;
 /** @type {ReturnType<typeof createChat> | null} table games: the table chat (chat.js) */
 let chat = null;
 let ratingShown = false; // the rating change after a rated game (rating.js)
+/** @type {(() => Promise<void>) | null} */
+let followRated = null; // the table's rated line follows the rater once the game ends
+let ratedFollowed = false;
 /** @type {{ name: string | null, rating: number | null }[]} per seat: the seated player */
 let people = [];
 /** @type {StateData | null} */
@@ -212,6 +215,10 @@ function onState(d, v = 0) {
   renderSeats($("seats"), match, d, seatName);
   setTurn(d.turn === undefined ? null : d.turn);
   fairBox?.update(match, Boolean(d.outcome));
+  if (d.outcome && match.seats.length > 1 && !ratedFollowed && followRated) {
+    ratedFollowed = true;
+    followRated();
+  }
   if (d.outcome && mySeat !== null && match.seats.length > 1 && !ratingShown && $("rating")) {
     ratingShown = true;
     showRatingChange($("rating"), matchId);
@@ -338,15 +345,27 @@ async function main() {
   /** @param {PageMatch} m @returns {PageMatch} */
   const withPeople = (m) => ({ ...m, seats: m.seats.map((s, i) => ({ ...s, ...(people[i] || {}) })) });
   // Table games: whether the game counts for the ratings, and why not (shown from the start).
+  /** @returns {Promise<boolean>} whether the answer was the rater's final one */
   const loadRated = async () => {
     const box = $("rated");
-    if (match.seats.length < 2 || !box) return;
+    if (match.seats.length < 2 || !box) return true;
     const got = await getMatchRated(matchId).catch(() => null);
-    if (!got) return;
+    if (!got) return false;
     const key = got.rated ? (got.final ? "rated.counted" : "rated.yes") : `rated.${got.why}`;
     box.hidden = false;
     box.dataset.rated = got.rated ? "yes" : String(got.why);
+    box.dataset.final = got.final ? "1" : "0";
     box.textContent = t(key) + (got.rated && !got.final ? ` ${t("rated.leaving")}` : "");
+    return Boolean(got.final);
+  };
+  // When the game ends the line follows the rater's final answer ("talte", or why not —
+  // the pair limit is only known then): asked each second until it comes (the rater
+  // looks each second), for at most a minute.
+  followRated = async () => {
+    for (let i = 0; i < 60; i++) {
+      if (await loadRated()) return;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
   };
   const loadPeople = async () => {
     if (match.seats.length < 2) return;

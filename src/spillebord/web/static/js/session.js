@@ -26,7 +26,7 @@ import { parseJson } from "./api.js";
  * @property {(d: import("./protocol").RematchSeat) => void} [onRematch]
  * @property {(status: ConnectionStatus) => void} [onConnection]
  */
-/** @typedef {"connecting" | "open" | "lost" | "closed" | "not_found"} ConnectionStatus */
+/** @typedef {"connecting" | "open" | "lost" | "closed" | "not_found" | "sealed"} ConnectionStatus */
 
 /**
  * Adds `events` to `log`, each `seq` once, and keeps the log in `seq` order: after a
@@ -119,8 +119,10 @@ export class Session {
     if (this.ws !== ws) return;
     this.ws = null;
     clearInterval(this.beat);
-    if (this.closed || code === 4404) {
-      this.h.onConnection?.(code === 4404 ? "not_found" : "closed");
+    // 4404: no such match; 4403: a ranked daily attempt nobody but its player may watch
+    // until its day is over (docs/protocol.md) — trying again would not help.
+    if (this.closed || code === 4404 || code === 4403) {
+      this.h.onConnection?.(code === 4404 ? "not_found" : code === 4403 ? "sealed" : "closed");
       return;
     }
     // A restart (1012) is not a loss: the page says "connecting", not "connection lost".
