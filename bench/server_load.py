@@ -58,7 +58,8 @@ def start_server(port: int, db: str, src: str = "") -> subprocess.Popen[bytes]:
     """One uvicorn worker; ``src``: run an earlier source tree's server (its ``src``
     folder first on the path) with this environment's packages."""
     env = {**os.environ, "SPILLEBORD_DB": f"sqlite:///{db}", "SPILLEBORD_WS_ECHO": "1",
-           "SPILLEBORD_BOT_DELAY": "0", "SPILLEBORD_RATE": "100000"}
+           "SPILLEBORD_BOT_DELAY": "0", "SPILLEBORD_RATE": "100000",
+           "SPILLEBORD_LIMITS": "off"}  # the quotas: the clients make a match a game
     if src:
         env["PYTHONPATH"] = src
     return subprocess.Popen(
