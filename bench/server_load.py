@@ -54,9 +54,14 @@ class Totals:
 SAMPLES = 2000  # state messages kept from the flood for the state-size echo
 
 
-def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, db: str, src: str = "") -> subprocess.Popen[bytes]:
+    """One uvicorn worker; ``src``: run an earlier source tree's server (its ``src``
+    folder first on the path) with this environment's packages."""
     env = {**os.environ, "SPILLEBORD_DB": f"sqlite:///{db}", "SPILLEBORD_WS_ECHO": "1",
-           "SPILLEBORD_BOT_DELAY": "0", "SPILLEBORD_RATE": "100000"}
+           "SPILLEBORD_BOT_DELAY": "0", "SPILLEBORD_RATE": "100000",
+           "SPILLEBORD_LIMITS": "off"}  # the quotas: the clients make a match a game
+    if src:
+        env["PYTHONPATH"] = src
     return subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "spillebord.server.app:create_app", "--factory",
          "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
@@ -65,10 +70,15 @@ def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
 
 
 async def wait_up(base: str) -> None:
+    """Until the server answers and is ready: ``/readyz`` 200, i.e. its start-up warm-up
+    (infra/warmup.py: a bot decision of every level and the solvers' kernels, in the
+    worker processes) is over — measured while it still ran, the server shared the two
+    cores with it and its CPU per action rose with the contention."""
     async with httpx.AsyncClient(base_url=base) as http:
-        for _ in range(200):
+        for _ in range(6000):  # a loaded machine (or nice 19) can take minutes
             try:
-                if (await http.get("/api/games")).status_code == 200:
+                if (await http.get("/api/games")).status_code == 200 and (
+                        await http.get("/readyz")).status_code == 200:
                     return
             except httpx.TransportError:
                 pass
@@ -298,11 +308,11 @@ async def echo_phase(ws_base: str, pid: int, args: argparse.Namespace,
     return result
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
+async def run(args: argparse.Namespace, src: str = "") -> dict[str, Any]:
     port = free_port()
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
-        proc = start_server(port, str(Path(tmp) / "bench.db"))
+        proc = start_server(port, str(Path(tmp) / "bench.db"), src)
         try:
             await wait_up(base)
             if args.warmup > 0:  # untimed: first-call costs, caches, SQLite file growth
@@ -319,7 +329,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 phases.append(await echo_phase(ws_base, proc.pid, args, answers=samples))
         finally:
             proc.terminate()
-            proc.wait(timeout=20)
+            try:
+                proc.wait(timeout=120)
+            except subprocess.TimeoutExpired:  # a stop stuck (e.g. in its warm-up): kill
+                proc.kill()
+                proc.wait()
     for phase in phases:
         phase.pop("_samples", None)
     flood = next(p for p in phases if p["mode"] == "flood")
@@ -346,6 +360,36 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def compare(args: argparse.Namespace) -> None:
+    """Old tree and this tree alternately (old first, then new, ``--rounds`` times): the
+    server's CPU µs per action of each phase, each run's own line, then the medians."""
+    old_src = str(Path(args.before).resolve() / "src")
+    runs: dict[str, list[dict[str, Any]]] = {"before": [], "now": []}
+    for k in range(args.rounds):
+        order = [("before", old_src), ("now", "")]
+        for name, src in order[::-1] if k % 2 else order:  # alternate who goes first
+            result = asyncio.run(run(args, src))
+            runs[name].append(result)
+            cells = "  ".join(f"{p['mode']} {p['server_cpu_us_per_action']} µs "
+                              f"(loop {p['loop_us']}, threads {p['threads_us']})"
+                              for p in result["phases"])
+            print(f"round {k + 1} {name:>6}: load {result['load_avg_1min']}  {cells}",
+                  flush=True)
+    modes = [p["mode"] for p in runs["now"][0]["phases"]]
+    print(f"medians over {args.rounds} runs each, server CPU µs per action "
+          f"({os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f} at the end):")
+    for mode in modes:
+        def med(name: str, mode: str = mode) -> float:
+            values = sorted(p["server_cpu_us_per_action"] for r in runs[name]
+                            for p in r["phases"] if p["mode"] == mode)
+            return float(values[len(values) // 2])
+        before, now = med("before"), med("now")
+        print(f"  {mode:>14}: before {before:.0f}  now {now:.0f}  "
+              f"now/before {now / max(1.0, before):.2f}")
+    if args.json:
+        print(json.dumps(runs))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--clients", type=int, default=200)
@@ -364,6 +408,11 @@ def main() -> None:
                         "messages with them (an action's traffic, no game)")
     p.add_argument("--no-deflate", action="store_true",
                    help="clients do not offer permessage-deflate")
+    p.add_argument("--before", default="",
+                   help="an earlier source tree (a checkout's root): run it and this tree "
+                        "alternately, --rounds times each, and print CPU per action side "
+                        "by side")
+    p.add_argument("--rounds", type=int, default=3, help="with --before: runs of each tree")
     args = p.parse_args()
     if args.quick:
         args.clients, args.seconds, args.rate, args.warmup = 20, 3.0, 200.0, 1.0
@@ -376,6 +425,9 @@ def main() -> None:
         uvloop.install()
     except ImportError:
         pass
+    if args.before:
+        compare(args)
+        return
     result = asyncio.run(run(args))
     if args.json:
         print(json.dumps(result))

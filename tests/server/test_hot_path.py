@@ -33,6 +33,13 @@ from spillebord.server.tables.lobby import CreateMatch
 async def hub(tmp_path: Path) -> AsyncIterator[Services]:
     h = Services(settings_for(str(tmp_path / "hot.db")))
     await h.start()
+    # the services start in the background (infra/warmup.py): the rooms are bound once
+    # its "games" step is done — on a loaded machine after the first test began
+    for _ in range(3000):
+        if h.warmup.serving:
+            break
+        await asyncio.sleep(0.1)
+    assert h.warmup.serving, h.warmup.report()
     yield h
     await h.stop()
 

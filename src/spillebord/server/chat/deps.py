@@ -10,7 +10,7 @@ from starlette.requests import HTTPConnection
 from spillebord.server.chat.service import Chat
 
 
-def chat(conn: HTTPConnection) -> Chat:
+async def chat(conn: HTTPConnection) -> Chat:
     """The app's Chat (app.py puts it on ``app.state``)."""
     found: Chat = conn.app.state.chat
     return found

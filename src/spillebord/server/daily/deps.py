@@ -10,7 +10,7 @@ from starlette.requests import HTTPConnection
 from spillebord.server.daily.service import Daily
 
 
-def daily(conn: HTTPConnection) -> Daily:
+async def daily(conn: HTTPConnection) -> Daily:
     """The app's Daily (app.py puts it on ``app.state``)."""
     found: Daily = conn.app.state.daily
     return found

@@ -19,7 +19,7 @@ from spillebord.server.infra.settings import Settings
 from spillebord.server.infra.storage.repo import Repository
 
 
-def ops(conn: HTTPConnection) -> Ops:
+async def ops(conn: HTTPConnection) -> Ops:
     found: Ops = conn.app.state.ops
     return found
 
@@ -27,7 +27,7 @@ def ops(conn: HTTPConnection) -> Ops:
 OpsDep = Annotated[Ops, Depends(ops)]
 
 
-def metrics(conn: HTTPConnection) -> Metrics:
+async def metrics(conn: HTTPConnection) -> Metrics:
     found: Metrics = conn.app.state.metrics
     return found
 
@@ -35,7 +35,7 @@ def metrics(conn: HTTPConnection) -> Metrics:
 MetricsDep = Annotated[Metrics, Depends(metrics)]
 
 
-def compute(conn: HTTPConnection) -> Compute:
+async def compute(conn: HTTPConnection) -> Compute:
     found: Compute = conn.app.state.compute
     return found
 
@@ -43,7 +43,7 @@ def compute(conn: HTTPConnection) -> Compute:
 ComputeDep = Annotated[Compute, Depends(compute)]
 
 
-def repo(conn: HTTPConnection) -> Repository:
+async def repo(conn: HTTPConnection) -> Repository:
     found: Repository = conn.app.state.repo
     return found
 
@@ -51,7 +51,7 @@ def repo(conn: HTTPConnection) -> Repository:
 RepoDep = Annotated[Repository, Depends(repo)]
 
 
-def bus(conn: HTTPConnection) -> EventBus:
+async def bus(conn: HTTPConnection) -> EventBus:
     found: EventBus = conn.app.state.bus
     return found
 
@@ -59,7 +59,7 @@ def bus(conn: HTTPConnection) -> EventBus:
 BusDep = Annotated[EventBus, Depends(bus)]
 
 
-def settings(conn: HTTPConnection) -> Settings:
+async def settings(conn: HTTPConnection) -> Settings:
     found: Settings = conn.app.state.settings
     return found
 
@@ -67,7 +67,7 @@ def settings(conn: HTTPConnection) -> Settings:
 SettingsDep = Annotated[Settings, Depends(settings)]
 
 
-def quotas(conn: HTTPConnection) -> Quotas:
+async def quotas(conn: HTTPConnection) -> Quotas:
     found: Quotas = conn.app.state.quotas
     return found
 

@@ -86,7 +86,7 @@ class Sockets:
     tables: Tables
 
 
-def sockets(settings: SettingsDep, rooms: RoomsDep, bus: BusDep, chat: ChatDep,
+async def sockets(settings: SettingsDep, rooms: RoomsDep, bus: BusDep, chat: ChatDep,
             daily: DailyDep, compute: ComputeDep, metrics: MetricsDep,
             ops: OpsDep, people: PeopleDep, repo: RepoDep, tables: TablesDep) -> Sockets:
     return Sockets(settings, rooms, bus, chat, daily, compute, metrics, ops, people, repo,

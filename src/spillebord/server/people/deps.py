@@ -19,7 +19,13 @@ def people(conn: HTTPConnection) -> People:
     return found
 
 
-PeopleDep = Annotated[People, Depends(people)]
+async def _people(conn: HTTPConnection) -> People:
+    """``people`` as a dependency: async, so FastAPI calls it on the loop (a plain
+    ``def`` dependency costs a thread-pool hop per request and socket)."""
+    return people(conn)
+
+
+PeopleDep = Annotated[People, Depends(_people)]
 SessionCookie = Annotated[str | None, Cookie(alias=COOKIE)]
 PlayerHeader = Annotated[str | None, Header(alias="X-Player")]
 

@@ -23,7 +23,7 @@ from spillebord.server.tables.storage import seat_people
 router = APIRouter(prefix="/api")
 
 
-def ratings(conn: HTTPConnection) -> Ratings:
+async def ratings(conn: HTTPConnection) -> Ratings:
     """The app's rating service (app.py puts it on ``app.state``)."""
     found: Ratings = conn.app.state.ratings
     return found

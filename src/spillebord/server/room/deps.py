@@ -10,7 +10,7 @@ from starlette.requests import HTTPConnection
 from spillebord.server.room.registry import Rooms
 
 
-def rooms(conn: HTTPConnection) -> Rooms:
+async def rooms(conn: HTTPConnection) -> Rooms:
     """The app's Rooms (app.py puts it on ``app.state``)."""
     found: Rooms = conn.app.state.rooms
     return found

@@ -11,7 +11,7 @@ from spillebord.server.tables.lobby import Lobby
 from spillebord.server.tables.service import Tables
 
 
-def tables(conn: HTTPConnection) -> Tables:
+async def tables(conn: HTTPConnection) -> Tables:
     """The app's Tables (app.py puts it on ``app.state``)."""
     found: Tables = conn.app.state.tables
     return found
@@ -20,7 +20,7 @@ def tables(conn: HTTPConnection) -> Tables:
 TablesDep = Annotated[Tables, Depends(tables)]
 
 
-def lobby(conn: HTTPConnection) -> Lobby:
+async def lobby(conn: HTTPConnection) -> Lobby:
     """The app's Lobby (app.py puts it on ``app.state``)."""
     found: Lobby = conn.app.state.lobby
     return found
