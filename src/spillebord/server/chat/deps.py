@@ -5,15 +5,8 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends
-from starlette.requests import HTTPConnection
 
+from spillebord.server.appstate import from_state
 from spillebord.server.chat.service import Chat
 
-
-async def chat(conn: HTTPConnection) -> Chat:
-    """The app's Chat (app.py puts it on ``app.state``)."""
-    found: Chat = conn.app.state.chat
-    return found
-
-
-ChatDep = Annotated[Chat, Depends(chat)]
+ChatDep = Annotated[Chat, Depends(from_state("chat", Chat))]

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends
-from starlette.requests import HTTPConnection
 
+from spillebord.server.appstate import from_state
 from spillebord.server.http.metrics import Metrics
 from spillebord.server.http.ops import Ops
 from spillebord.server.http.quotas import Quotas
@@ -18,58 +18,10 @@ from spillebord.server.infra.compute import Compute
 from spillebord.server.infra.settings import Settings
 from spillebord.server.infra.storage.repo import Repository
 
-
-async def ops(conn: HTTPConnection) -> Ops:
-    found: Ops = conn.app.state.ops
-    return found
-
-
-OpsDep = Annotated[Ops, Depends(ops)]
-
-
-async def metrics(conn: HTTPConnection) -> Metrics:
-    found: Metrics = conn.app.state.metrics
-    return found
-
-
-MetricsDep = Annotated[Metrics, Depends(metrics)]
-
-
-async def compute(conn: HTTPConnection) -> Compute:
-    found: Compute = conn.app.state.compute
-    return found
-
-
-ComputeDep = Annotated[Compute, Depends(compute)]
-
-
-async def repo(conn: HTTPConnection) -> Repository:
-    found: Repository = conn.app.state.repo
-    return found
-
-
-RepoDep = Annotated[Repository, Depends(repo)]
-
-
-async def bus(conn: HTTPConnection) -> EventBus:
-    found: EventBus = conn.app.state.bus
-    return found
-
-
-BusDep = Annotated[EventBus, Depends(bus)]
-
-
-async def settings(conn: HTTPConnection) -> Settings:
-    found: Settings = conn.app.state.settings
-    return found
-
-
-SettingsDep = Annotated[Settings, Depends(settings)]
-
-
-async def quotas(conn: HTTPConnection) -> Quotas:
-    found: Quotas = conn.app.state.quotas
-    return found
-
-
-QuotasDep = Annotated[Quotas, Depends(quotas)]
+OpsDep = Annotated[Ops, Depends(from_state("ops", Ops))]
+MetricsDep = Annotated[Metrics, Depends(from_state("metrics", Metrics))]
+ComputeDep = Annotated[Compute, Depends(from_state("compute", Compute))]
+RepoDep = Annotated[Repository, Depends(from_state("repo", Repository))]
+BusDep = Annotated[EventBus, Depends(from_state("bus", EventBus))]
+SettingsDep = Annotated[Settings, Depends(from_state("settings", Settings))]
+QuotasDep = Annotated[Quotas, Depends(from_state("quotas", Quotas))]

@@ -8,6 +8,7 @@ from typing import Annotated
 from fastapi import Cookie, Depends, Header
 from starlette.requests import HTTPConnection
 
+from spillebord.server.appstate import from_state
 from spillebord.server.people.service import People, check_player
 
 COOKIE = "spillebord_session"
@@ -19,13 +20,7 @@ def people(conn: HTTPConnection) -> People:
     return found
 
 
-async def _people(conn: HTTPConnection) -> People:
-    """``people`` as a dependency: async, so FastAPI calls it on the loop (a plain
-    ``def`` dependency costs a thread-pool hop per request and socket)."""
-    return people(conn)
-
-
-PeopleDep = Annotated[People, Depends(_people)]
+PeopleDep = Annotated[People, Depends(from_state("people", People))]
 SessionCookie = Annotated[str | None, Cookie(alias=COOKIE)]
 PlayerHeader = Annotated[str | None, Header(alias="X-Player")]
 

@@ -8,9 +8,9 @@ import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
-from starlette.requests import HTTPConnection
 
 from spillebord.core.rating import seat_class, shown
+from spillebord.server.appstate import from_state
 from spillebord.server.errors import Refusal, game_or_refuse
 from spillebord.server.people.deps import Player
 from spillebord.server.people.service import check_player
@@ -23,13 +23,7 @@ from spillebord.server.tables.storage import seat_people
 router = APIRouter(prefix="/api")
 
 
-async def ratings(conn: HTTPConnection) -> Ratings:
-    """The app's rating service (app.py puts it on ``app.state``)."""
-    found: Ratings = conn.app.state.ratings
-    return found
-
-
-RatingsDep = Annotated[Ratings, Depends(ratings)]
+RatingsDep = Annotated[Ratings, Depends(from_state("ratings", Ratings))]
 
 
 @router.get("/leaderboard/{game}")
