@@ -59,11 +59,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         tier = TIERS.get(parts[0]) if len(parts) > 1 else None
         if tier is not None:
             item.add_marker(tier)
-        # `make test` runs with --dist loadgroup: a file's tests stay on one worker (its
-        # module server starts once) and the browser tests all on one (one server and
-        # one Chromium for the package, as in a serial run).
-        group = "browser" if tier == "browser" else "/".join(parts)
-        item.add_marker(pytest.mark.xdist_group(group))
+        # `make test` runs with --dist loadfile: a file's tests stay on one worker, so
+        # its module server starts once.  (--dist loadgroup with xdist_group marks
+        # looked like it did more, but with pytest 9 the group never reached the node
+        # ids and every test was sent on its own: measured this session.)
         order[id(item)] = START_ORDER.get(tier or "", len(START_ORDER))
     items.sort(key=lambda item: order[id(item)])  # stable: a file's tests stay together
 
