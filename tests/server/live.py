@@ -16,7 +16,7 @@ import websockets
 from tests.services import OnLoopback, free_port
 
 from spillebord.server.app import create_app
-from spillebord.server.http.quotas import Limits
+from spillebord.server.infra.quotas import Limits
 from spillebord.server.infra.settings import Settings
 
 

@@ -17,7 +17,7 @@ import pytest
 import websockets
 from tests.server.live import LiveServer, settings_for
 
-from spillebord.server.http.quotas import Limits
+from spillebord.server.infra.quotas import Limits
 
 GAME = "gammel_jomfru"
 LIMITS = Limits(matches_per_minute=3, matches_per_minute_address=5, matches_live=4,

@@ -21,9 +21,9 @@ import pytest
 from sqlalchemy import select
 from tests.server.live import Client, LiveServer, play_randomly
 
+from spillebord.core.rating_rules import PAIR_LIMIT, left_ranking
 from spillebord.server.infra.storage.engine import make_engine
 from spillebord.server.infra.storage.models import rated_matches, rating_history
-from spillebord.server.ratings.rules import PAIR_LIMIT, left_ranking
 
 GAME = "gammel_jomfru"
 PASSWORD = "Tårnet har 7 blå vinduer"

@@ -1,4 +1,4 @@
-"""A rating becomes established against distinct *opponents* (issue 28; ratings/rules.py
+"""A rating becomes established against distinct *opponents* (issue 28; core/rating_rules.py
 ``opponent``; docs/server.md, "Ratings"), on the real app and SQLite: in Kugler og
 Jokere a partner (the game's ``teams()``: seats t and t + n/2) is no opponent.  Ten
 rated 4-seat games, always against the same two accounts beside two alternating
@@ -17,9 +17,9 @@ import httpx
 from sqlalchemy import insert, update
 from tests.server.live import LiveServer
 
+from spillebord.core.rating_rules import ESTABLISHED_GAMES
 from spillebord.server.infra.storage.engine import make_engine
 from spillebord.server.infra.storage.models import matches, rating_history, ratings, seats
-from spillebord.server.ratings.rules import ESTABLISHED_GAMES
 
 GAME = "kugler"
 PASSWORD = "Tårnet har 7 blå vinduer"

@@ -17,7 +17,7 @@ import pytest
 import websockets
 from tests.server.live import Client, LiveServer, settings_for
 
-from spillebord.server.http.quotas import Limits
+from spillebord.server.infra.quotas import Limits
 
 GAME = "gammel_jomfru"
 AWAY, CLOSE = 2, 15

@@ -22,9 +22,9 @@ from spillebord.server.daily.service import Daily
 from spillebord.server.daily.storage import DailyRepo
 from spillebord.server.http.metrics import Live, Metrics
 from spillebord.server.http.ops import Ops
-from spillebord.server.http.quotas import Quotas
 from spillebord.server.infra import compute
 from spillebord.server.infra.compute import Compute
+from spillebord.server.infra.quotas import Quotas
 from spillebord.server.infra.settings import Settings
 from spillebord.server.infra.storage import migrate
 from spillebord.server.infra.storage.engine import Checkpointer, SqliteOwner, make_engine
@@ -69,7 +69,7 @@ class Services:
         self.rooms = Rooms(self.repo.load_match, self._driver, self.bus.count,
                            self.serializer.forget,
                            refresh=None if parts is None else self._refresh)
-        self.quotas = Quotas(settings.limits, self._running)  # http/quotas.py (issue 29)
+        self.quotas = Quotas(settings.limits, self._running)  # infra/quotas.py (issue 29)
         self.warmup = Warmup()  # the start-up in the background (infra/warmup.py)
         self.people = People(PeopleRepo(engine), settings)
         feed = LobbyFeed(TablesRepo(engine), settings.lobby_poll)

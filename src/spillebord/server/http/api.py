@@ -16,8 +16,8 @@ from spillebord.server.chat.deps import ChatDep
 from spillebord.server.daily.deps import DailyDep
 from spillebord.server.errors import Refusal
 from spillebord.server.http.deps import QuotasDep, RepoDep
-from spillebord.server.http.quotas import client_address
 from spillebord.server.infra import compute
+from spillebord.server.infra.quotas import client_address
 from spillebord.server.people.deps import PeopleDep, PlayerHeader, SessionCookie
 from spillebord.server.people.service import check_player
 from spillebord.server.people.stats import best_on_deal, player_stats

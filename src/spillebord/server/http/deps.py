@@ -12,9 +12,9 @@ from fastapi import Depends
 from spillebord.server.appstate import from_state
 from spillebord.server.http.metrics import Metrics
 from spillebord.server.http.ops import Ops
-from spillebord.server.http.quotas import Quotas
 from spillebord.server.infra.bus import EventBus
 from spillebord.server.infra.compute import Compute
+from spillebord.server.infra.quotas import Quotas
 from spillebord.server.infra.settings import Settings
 from spillebord.server.infra.storage.repo import Repository
 

@@ -31,13 +31,10 @@ import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from spillebord.server.errors import Refusal
 from spillebord.server.infra.orphans import die_with
-
-if TYPE_CHECKING:
-    from spillebord.server.room.session import Session
 
 LANES = ("normal", "low")
 LOW_NICE = 10         # the low lane's worker process: os.nice(LOW_NICE)
@@ -51,13 +48,6 @@ def low_worker(parent: int) -> None:
     the server (orphans.py)."""
     os.nice(LOW_NICE)
     die_with(parent)
-
-
-def room_flow(session: Session) -> tuple[str, bool]:
-    """(flow, low) of a room's bot calls: bots-only rooms are low, one flow per creator."""
-    if any(seat.kind == "human" for seat in session.seats):
-        return f"room:{session.id}", False
-    return f"creator:{session.row.creator or session.id}", True
 
 
 @dataclass

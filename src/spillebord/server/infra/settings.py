@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from spillebord.server.http.quotas import Limits
+from spillebord.server.infra.quotas import Limits
 
 
 def _float(name: str, default: float) -> float:
@@ -61,7 +61,7 @@ class Settings:
     # run the migrations at start: None = only with one worker (shared mode: ``spillebord
     # db upgrade`` is a step of its own, docs/deploy.md "Upgrade and roll back")
     migrate: bool | None = None
-    limits: Limits = field(default_factory=Limits)  # quotas (server/http/quotas.py)
+    limits: Limits = field(default_factory=Limits)  # quotas (server/infra/quotas.py)
     # The daily deal (docs/server.md, "Daily deal"): the secret it is chosen from (None:
     # generated once and kept in the database); never logged, so not in the repr.
     daily_secret: str | None = field(default=None, repr=False)

@@ -10,11 +10,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query
 
 from spillebord.core.rating import seat_class, shown
+from spillebord.core.rating_rules import ESTABLISHED_GAMES, ESTABLISHED_OTHERS, established
 from spillebord.server.appstate import from_state
 from spillebord.server.errors import Refusal, game_or_refuse
 from spillebord.server.people.deps import Player
 from spillebord.server.people.service import check_player
-from spillebord.server.ratings.rules import ESTABLISHED_GAMES, ESTABLISHED_OTHERS, established
 from spillebord.server.ratings.service import Ratings
 from spillebord.server.ratings.storage import rated_status
 from spillebord.server.room.deps import RoomsDep
@@ -30,7 +30,7 @@ RatingsDep = Annotated[Ratings, Depends(from_state("ratings", Ratings))]
 async def leaderboard(ratings: RatingsDep, me: Player, game: str,
                       seats: Annotated[int, Query(ge=2, le=8)]) -> dict[str, Any]:
     """The established ratings of a table game at this seat count's class, best first
-    (ratings/rules.py); the caller's own provisional rating, if any, as ``mine``."""
+    (core/rating_rules.py); the caller's own provisional rating, if any, as ``mine``."""
     g = game_or_refuse(game)
     if g.is_solitaire or seats not in g.seat_counts:
         raise Refusal("bad_seats", f"{g.key} is not rated at {seats} seats")

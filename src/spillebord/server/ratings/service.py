@@ -5,7 +5,7 @@ A finished table match is *rated* when every seat is a human whose player had an
 and a name from the game's first move; a bot or a guest at the table leaves it unrated
 (bots are not given a made-up fixed rating). A seat a bot played for its player loses, a
 pair's games beyond three a day move nobody, and a rating is provisional until
-established (``ratings/rules.py``, issue 28). Kugler is rated as teams (the game's
+established (``core/rating_rules.py``, issue 28). Kugler is rated as teams (the game's
 ``teams()``), the other table games seat by seat; the outcome's ``ranking`` (groups best
 first, ties sharing a group) gives the ranks. Each match is rated exactly once: the
 rater marks it in ``rated_matches`` inside the very transaction that writes the new

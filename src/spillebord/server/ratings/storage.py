@@ -13,6 +13,13 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from spillebord.core.rating import teams_of
+from spillebord.core.rating_rules import (
+    PAIR_LIMIT,
+    PAIR_WINDOW,
+    left_ranking,
+    opponent,
+    unrated_because,
+)
 from spillebord.server.infra.storage.models import (
     accounts,
     actions,
@@ -23,13 +30,6 @@ from spillebord.server.infra.storage.models import (
     rating_history,
     ratings,
     seats,
-)
-from spillebord.server.ratings.rules import (
-    PAIR_LIMIT,
-    PAIR_WINDOW,
-    left_ranking,
-    opponent,
-    unrated_because,
 )
 
 Compute = Callable[[str, int, Sequence[Sequence[int]], dict[int, tuple[float, float]]],

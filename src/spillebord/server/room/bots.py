@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from spillebord import bots
 from spillebord.server.errors import Refusal
 from spillebord.server.infra import compute, logs
-from spillebord.server.infra.fair_queue import room_flow
 from spillebord.server.room import turns
 
 if TYPE_CHECKING:
@@ -33,6 +32,13 @@ log = logging.getLogger(__name__)
 LEASE_RETRY = 2.0  # seconds between attempts to take over another worker's bots
 BOT_TIMEOUT = 60.0  # seconds; bot options are capped at 5 s of thinking (lobby.py)
 
+
+def room_flow(session: Session) -> tuple[str, bool]:
+    """(flow, low) of a room's bot calls in the fair queue (infra/fair_queue.py): a room
+    with a human seat is its own flow; bots-only rooms are low, one flow per creator."""
+    if any(seat.kind == "human" for seat in session.seats):
+        return f"room:{session.id}", False
+    return f"creator:{session.row.creator or session.id}", True
 
 def _choose_in_thread(player: bots.Bot, state: State, seat: int, rng: random.Random) -> str:
     return str(player.choose(bots.Observation(state, seat, rng)))
@@ -112,7 +118,7 @@ class BotDriver:
         try:
             if self.pool == "process":
                 # A bot that does not answer in time loses its turn to a random move.
-                flow, low = room_flow(s)  # its turn in the fair queue (fair_queue.py)
+                flow, low = room_flow(s)  # its turn in the fair queue (infra/fair_queue.py)
                 return await asyncio.wait_for(self.compute.queued(
                     "bots", flow, compute.bot_choose, s.record().dumps(), seat, name,
                     options, rng.getrandbits(64), low=low), timeout=BOT_TIMEOUT)

@@ -30,7 +30,7 @@ from spillebord.server.infra.storage.models import matches, open_tables, seats
 from spillebord.server.infra.storage.repo import now
 
 if TYPE_CHECKING:
-    from spillebord.server.http.quotas import Limits
+    from spillebord.server.infra.quotas import Limits
     from spillebord.server.room.registry import Rooms
     from spillebord.server.room.session import Session
 

@@ -26,8 +26,8 @@ from spillebord.server.tables.storage import open_row
 from spillebord.solvers import tables
 
 if TYPE_CHECKING:
-    from spillebord.server.http.quotas import Quotas
     from spillebord.server.infra.compute import Compute
+    from spillebord.server.infra.quotas import Quotas
     from spillebord.server.infra.settings import Settings
     from spillebord.server.room.session import Session
 
@@ -179,7 +179,7 @@ async def pick_deal(lobby: Lobby, game_key: str, solitaire: bool, deal: int | st
 class Lobby:
     """What creating a match needs: the repository, the compute pools (a winnable
     deal), ``adopt`` (start the new match's room), ``kick`` (the live lobby shows a
-    new public table), the settings' limits and the creation quotas (http/quotas.py)."""
+    new public table), the settings' limits and the creation quotas (infra/quotas.py)."""
 
     def __init__(self, repo: Repository, compute: Compute,
                  adopt: Callable[[MatchRow], Session], kick: Callable[[str], None],

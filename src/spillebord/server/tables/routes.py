@@ -10,7 +10,7 @@ from fastapi import APIRouter, Body, Query, Request, WebSocket
 from pydantic import BaseModel, Field
 
 from spillebord.server.http.deps import QuotasDep
-from spillebord.server.http.quotas import client_address
+from spillebord.server.infra.quotas import client_address
 from spillebord.server.people.deps import Player
 from spillebord.server.tables.deps import TablesDep
 from spillebord.server.tables.service import QuickMatch

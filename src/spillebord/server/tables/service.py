@@ -22,7 +22,7 @@ from spillebord.server.tables.lobby import CreateMatch, SeatSpec, level_bot
 from spillebord.server.tables.storage import TablesRepo
 
 if TYPE_CHECKING:
-    from spillebord.server.http.quotas import Limits
+    from spillebord.server.infra.quotas import Limits
     from spillebord.server.room.registry import Rooms
 
 Create = Callable[..., Awaitable[dict[str, Any]]]  # Lobby.create

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from spillebord.core.rating import seat_class, shown
+from spillebord.core.rating_rules import unrated_because
 from spillebord.server.errors import Refusal
 from spillebord.server.infra.storage.models import (
     accounts,
@@ -28,7 +29,6 @@ from spillebord.server.infra.storage.models import (
     seats,
 )
 from spillebord.server.infra.storage.repo import already_seated, touch
-from spillebord.server.ratings.rules import unrated_because
 
 
 def _aware(t: datetime) -> datetime:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import json
 import math
 import os
 import time
@@ -34,7 +35,6 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
 from spillebord.server.errors import Refusal
-from spillebord.server.room import wire
 
 PLURAL = {"match": "matches", "table": "tables", "bot_room": "bot rooms"}
 TOO_MANY = {"match": "server.too_many_matches", "table": "server.too_many_tables",
@@ -220,8 +220,9 @@ class Quotas:
                               params={"max": n}, retry_after=10)
             with contextlib.suppress(Exception):  # the client may be gone already
                 await ws.accept()
-                await ws.send_text(wire.dumps({"t": "error", "v": 0,
-                                               "d": {**refusal.to_json(), "ref": "socket"}}))
+                await ws.send_text(json.dumps({"t": "error", "v": 0,
+                                               "d": {**refusal.to_json(), "ref": "socket"}},
+                                              separators=(",", ":"), ensure_ascii=False))
                 await ws.close(code=1013)  # try again later
             yield False
             return
