@@ -377,8 +377,9 @@ def test_the_scripted_newcomer_hour(contexts: Any, server: str, lang: str, width
     positions (not long games): Kugler by pointing with a joker and a split 7, a Gammel
     Jomfru choice in words, a turn timer running out, a concede, a rematch, a Posthus win
     screen and a lost-position undo — with no internal word on any screen."""
-    for game in ("kugler", "gammel_jomfru", "posthus"):
-        need_game(game)
+    need_game("kugler")  # the games whose flows the hour plays (not a list of all games)
+    need_game("gammel_jomfru")
+    need_game("posthus")
     info = {g["key"]: g for g in api(server, "/api/games")}
     bot_keys = {b for g in info.values() for b in g["bots"]}
     ctx = contexts(viewport={"width": width, "height": height}, has_touch=width < 500)
