@@ -22,7 +22,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 OPS = ROOT / "ops"
-SETTINGS = (ROOT / "src" / "spillebord" / "server" / "settings.py").read_text()
+SETTINGS = (ROOT / "src" / "spillebord" / "server" / "infra" / "settings.py").read_text()
 VENV = ROOT / ".venv"
 
 

@@ -79,7 +79,11 @@ async def test_a_seat_has_at_most_two_questions_in_the_queue(live: LiveServer) -
                 break
     hints = [m for m in answers if m["t"] == "hint"]
     busy = [m for m in answers if m["t"] == "error"]
-    assert len(hints) == SEAT_QUEUE, answers
+    # At most SEAT_QUEUE questions wait at once; a quick hint that finishes before the
+    # last of the twelve arrives frees its place, so a loaded machine may answer one or
+    # two more — but most are refused (before: 12 of 12 queued).
+    assert SEAT_QUEUE <= len(hints) <= 2 * SEAT_QUEUE, answers
+    assert len(busy) >= len(socks) - 2 * SEAT_QUEUE, answers
     assert all(m["d"]["code"] == "busy" and m["d"]["ref"] == "hint" for m in busy), busy
     # the seat's places come back: a new question is answered
     await socks[0].send("hint")

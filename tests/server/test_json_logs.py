@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 from tests.server.test_logs import session
-from tests.services import ROOT, _stop, free_port, wait_port
+from tests.services import ROOT, _stop, free_port, wait_port, wait_warm
 
 from spillebord.server.infra.logs import redact
 
@@ -41,6 +41,7 @@ def test_json_lines_with_match_and_seat_and_no_secrets(tmp_path: Path) -> None:
              "--access-log"], env=env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
     try:
         wait_port(port, 40, proc)
+        wait_warm(port, 120, proc)  # past the warm-up: before it, the API answers 503
         base = f"http://127.0.0.1:{port}"
         secrets = asyncio.run(session(base, f"ws://127.0.0.1:{port}"))
         secrets.append(asyncio.run(with_password(base)))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import httpx
 import websockets
-from tests.services import ROOT, _stop, free_port, wait_port
+from tests.services import ROOT, _stop, free_port, wait_port, wait_warm
 
 
 async def session(base: str, ws_base: str) -> list[str]:
@@ -55,6 +55,7 @@ def test_no_token_or_invite_code_in_the_logs(tmp_path: Path) -> None:
              "--access-log"], env=env, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
     try:
         wait_port(port, 40, proc)
+        wait_warm(port, 120, proc)  # past the warm-up: before it, the API answers 503
         secrets = asyncio.run(session(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"))
     finally:
         _stop(proc, 20)

@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 from tests.server.live import free_port
+from tests.services import wait_warm
 
 
 def start_serve(port: int, db: Path) -> subprocess.Popen[bytes]:
@@ -23,15 +24,9 @@ def start_serve(port: int, db: Path) -> subprocess.Popen[bytes]:
                             env={**os.environ, "SPILLEBORD_BOT_DELAY": "0",
                                  "SPILLEBORD_WARM": "0"},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120  # a busy machine starts slowly
-    while True:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/healthz")
-            return proc
-        except httpx.TransportError:
-            assert proc.poll() is None, "serve exited"
-            assert time.monotonic() < deadline, "serve did not come up"
-            time.sleep(0.2)
+    # a busy machine starts slowly; past the warm-up (before it the API answers 503)
+    wait_warm(port, 120, proc)
+    return proc
 
 
 def descendants(pid: int) -> set[int]:

@@ -4,6 +4,7 @@ the bot process."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -37,15 +38,15 @@ def start_serve(port: int, db: Path) -> subprocess.Popen[bytes]:
     # Generous for a loaded machine; a server that does not come up is killed, never left.
     deadline = time.monotonic() + 90
     while True:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/games")
-            return proc
-        except httpx.TransportError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                stop(proc)
-                err = proc.stderr.read().decode() if proc.stderr else ""
-                raise AssertionError(f"serve did not come up: {err[-2000:]}") from None
-            time.sleep(0.2)
+        with contextlib.suppress(httpx.TransportError):
+            # up and past its warm-up (before it the API answers 503 warming)
+            if httpx.get(f"http://127.0.0.1:{port}/api/games").status_code == 200:
+                return proc
+        if proc.poll() is not None or time.monotonic() > deadline:
+            stop(proc)
+            err = proc.stderr.read().decode() if proc.stderr else ""
+            raise AssertionError(f"serve did not come up: {err[-2000:]}") from None
+        time.sleep(0.2)
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
