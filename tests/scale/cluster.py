@@ -121,11 +121,13 @@ async def resync(c: Client, v: int) -> None:
     await c.expect("pong")
 
 
-async def reconnect(base: str, old: Client, match_id: str, token: str | None) -> Client:
+async def reconnect(base: str, old: Client, match_id: str, token: str | None,
+                    signed: Any = None) -> Client:
     """A new socket for the same seat that resumes where ``old`` stopped: ``sync`` from
     the last version it saw, so the events it missed arrive (``events_of`` keeps them by
-    number: a broadcast on the new socket may come first)."""
-    c = await Client.open(base, match_id, token)
+    number: a broadcast on the new socket may come first).  ``signed``: the account's
+    signed-in client, for an account's seat (issue 27)."""
+    c = await Client.open(base, match_id, token, signed=signed)
     await c.expect("welcome")
     await c.recv()  # the full state
     c.seen = [*old.seen, *c.seen]  # keep the history; the resync adds the gap

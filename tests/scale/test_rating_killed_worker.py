@@ -38,10 +38,12 @@ async def table(a: httpx.AsyncClient, b: httpx.AsyncClient) -> tuple[str, list[s
 
 
 async def play(bases: list[str], mid: str, token: str, rng: random.Random, deadline: float,
-               drops: list[int], ended: asyncio.Event) -> dict[str, Any]:
+               drops: list[int], ended: asyncio.Event,
+               signed: httpx.AsyncClient) -> dict[str, Any]:
     """Play the seat to the end on ``bases[0]``; on a dropped socket go on from
     ``bases[1]``, asking for what was missed (``sync`` from the last version seen)."""
-    c = await Client.open(bases[0], mid, token)
+    # an account's seat opens to a socket signed in as the account (issue 27)
+    c = await Client.open(bases[0], mid, token, signed=signed)
     await c.expect("welcome")
     await resync(c, 0)
     while True:
@@ -60,7 +62,7 @@ async def play(bases: list[str], mid: str, token: str, rng: random.Random, deadl
         except (ConnectionClosed, OSError):
             drops.append(1)
             assert len(drops) <= 4, "reconnected too often"
-            c = await reconnect(bases[1], c, mid, token)
+            c = await reconnect(bases[1], c, mid, token, signed)
 
 
 async def rated_once(http: httpx.AsyncClient, pids: list[str], mid: str,
@@ -117,8 +119,8 @@ async def test_rated_game_survives_a_killed_worker(postgres: Postgres, redis_ser
             ended = asyncio.Event()
             deadline = time.monotonic() + 120
             players = [asyncio.create_task(play(bases, mid, t, random.Random(i), deadline,
-                                                drops, ended))
-                       for i, t in enumerate(tokens)]
+                                                drops, ended, who))
+                       for i, (t, who) in enumerate(zip(tokens, (a, b), strict=True))]
             while (await watch.get(f"/api/matches/{mid}")).json()["version"] < 6:
                 assert time.monotonic() < deadline - 100, "the game did not start"
                 await asyncio.sleep(0.05)
@@ -138,8 +140,8 @@ async def test_rated_game_survives_a_killed_worker(postgres: Postgres, redis_ser
             ended2 = asyncio.Event()
             drops2: list[int] = []
             players = [asyncio.create_task(play(bases, mid2, t, random.Random(10 + i),
-                                                time.monotonic() + 120, drops2, ended2))
-                       for i, t in enumerate(tokens2)]
+                                                time.monotonic() + 120, drops2, ended2, who))
+                       for i, (t, who) in enumerate(zip(tokens2, (a, b), strict=True))]
             await asyncio.wait_for(ended2.wait(), 120)
             w[0].kill()
             await asyncio.wait_for(asyncio.gather(*players), 60)
