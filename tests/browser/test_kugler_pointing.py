@@ -107,6 +107,30 @@ def play_pointing(page: Any, action: str, lang: str, phone: bool, name: str) -> 
             shot(page, f"{name}-preview")
 
 
+def pointing_turn(page: Any, legal: list[str], done: dict[str, bool], lang: str,
+                  phone: bool, name: str) -> str:
+    """One turn on the way to a split 7 and a joker jump played by pointing (each marked
+    in ``done`` once played); any other turn by its button.  The action played."""
+    split = [a for a in legal if a[0] == "7" and len(a.split(" ")) == 3]
+    # A joker move whose marble has a choice of marbles to jump to.
+    joker = sorted((a for a in legal if a.startswith("JK ")),
+                   key=lambda a: -len(ways(legal, "JK", [], a.split(" ")[1].split("-")[0])))
+    if split and not done["split"]:
+        action = split[0]
+        play_pointing(page, action, lang, phone, f"{name}-split")
+        done["split"] = True
+    elif joker and not done["joker"] and \
+            len(ways(legal, "JK", [], joker[0].split(" ")[1].split("-")[0])) > 1:
+        action = joker[0]
+        play_pointing(page, action, lang, phone, f"{name}-joker")
+        done["joker"] = True
+    else:
+        keep = {c for c, d in (("7", done["split"]), ("JK", done["joker"])) if not d}
+        action = choose(legal, keep)
+        play_by_button(page, action)
+    return action
+
+
 def board_checks(page: Any, lang: str) -> None:
     starts = page.locator("#board .kg-field.start").evaluate_all(
         "els => els.map(e => e.getAttribute('fill'))")
@@ -147,23 +171,7 @@ def test_kugler_joker_and_split_seven_by_pointing(contexts: Any, server: str, la
         assert not st["outcome"], "the game ended before the split 7 and the joker"
         legal = st["legal"]
         v = version(page)
-        split = [a for a in legal if a[0] == "7" and len(a.split(" ")) == 3]
-        # A joker move whose marble has a choice of marbles to jump to.
-        joker = sorted((a for a in legal if a.startswith("JK ")),
-                       key=lambda a: -len(ways(legal, "JK", [], a.split(" ")[1].split("-")[0])))
-        if split and not done["split"]:
-            action = split[0]
-            play_pointing(page, action, lang, phone, f"{name}-split")
-            done["split"] = True
-        elif joker and not done["joker"] and \
-                len(ways(legal, "JK", [], joker[0].split(" ")[1].split("-")[0])) > 1:
-            action = joker[0]
-            play_pointing(page, action, lang, phone, f"{name}-joker")
-            done["joker"] = True
-        else:
-            keep = {c for c, d in (("7", done["split"]), ("JK", done["joker"])) if not d}
-            action = choose(legal, keep)
-            play_by_button(page, action)
+        action = pointing_turn(page, legal, done, lang, phone, name)
         wait_after(page, v, timeout=30000)
         assert event(page, v + 1)["action"] == action
         if all(done.values()):

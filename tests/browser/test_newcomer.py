@@ -168,8 +168,8 @@ class Hour:
 def hour_kugler_by_pointing(hour: Hour, server: str, bot: str) -> None:
     """A Kugler og Jokere table played by pointing until a joker jump and a split 7 are
     done on the board (the deal of test_kugler_pointing: both in the first hand)."""
-    from .test_kugler import choose, pick_deal, play_by_button, ways
-    from .test_kugler_pointing import board_checks, play_pointing
+    from .test_kugler import pick_deal
+    from .test_kugler_pointing import board_checks, pointing_turn
 
     page, lang, phone = hour.page, hour.lang, hour.width < 500
     made = api(server, "/api/matches", {"game": "kugler", "deal": pick_deal(),
@@ -185,22 +185,7 @@ def hour_kugler_by_pointing(hour: Hour, server: str, bot: str) -> None:
         st = state(page)
         assert not st["outcome"], "the game ended before the split 7 and the joker"
         legal, v = st["legal"], version(page)
-        split = [a for a in legal if a[0] == "7" and len(a.split(" ")) == 3]
-        joker = sorted((a for a in legal if a.startswith("JK ")),
-                       key=lambda a: -len(ways(legal, "JK", [], a.split(" ")[1].split("-")[0])))
-        if split and not done["split"]:
-            action = split[0]
-            play_pointing(page, action, lang, phone, f"{name}-split")
-            done["split"] = True
-        elif joker and not done["joker"] and \
-                len(ways(legal, "JK", [], joker[0].split(" ")[1].split("-")[0])) > 1:
-            action = joker[0]
-            play_pointing(page, action, lang, phone, f"{name}-joker")
-            done["joker"] = True
-        else:
-            keep = {c for c, d in (("7", done["split"]), ("JK", done["joker"])) if not d}
-            action = choose(legal, keep)
-            play_by_button(page, action)
+        pointing_turn(page, legal, done, lang, phone, name)
         wait_after(page, v, timeout=30000)
         if all(done.values()):
             break
