@@ -124,10 +124,13 @@ async def test_a_seat_a_takeover_bot_played_loses_and_nobody_gains(
         for _ in range(2):  # whoever wins the cards, B's seat loses; A never moves
             made = (await a.post("/api/matches", json={
                 "game": GAME, "seats": ["me", "human"], "takeover_seconds": 1})).json()
+            # A sits down first (on a loaded machine a later socket could come after the
+            # 1-s takeover and a bot would play A's seat too: the game is then unrated).
+            ca = await Client.open(server.ws, made["match_id"], made["token"], signed=a)
+            await ca.expect("welcome")
             # B takes the seat and never connects: a takeover bot plays all its moves.
             r = await b.post(f"/api/invites/{made['invites'][0]['code']}/claim", json={})
             assert r.status_code == 200, r.text
-            ca = await Client.open(server.ws, made["match_id"], made["token"], signed=a)
             await play_randomly(ca, random.Random(next(_seed)))
             await ca.close()
             assert (await looked_at(server, [made["match_id"]]))[made["match_id"]] is True
