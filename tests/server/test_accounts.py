@@ -30,7 +30,9 @@ _counter = itertools.count(1)
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("db") / "people.db"
-    live = LiveServer(settings_for(str(db), signin_delay=1.0, signin_free=5)).start()
+    # The first wait (4 s) is longer than a failed try takes on a loaded machine (Argon2
+    # and the request): with 1 s the next quick try could already be past it, a 401.
+    live = LiveServer(settings_for(str(db), signin_delay=4.0, signin_free=5)).start()
     yield live
     live.stop()
 
