@@ -5,7 +5,8 @@ tests/scale ``services``, under tests/server ``server`` (a real server on a sock
 tests/research and tests/analysis ``research``; long ones carry ``slow`` themselves.
 ``make check`` runs what is left — rules, conformance, core, CLI — and ``make test`` runs
 every tier.  Without the research extra (``make install-dev``) the research and analysis
-folders are not collected, and the run's header says so.
+folders are not collected (nor a test file elsewhere that imports spillebord.research),
+and the run's header says so.
 """
 
 from __future__ import annotations
@@ -37,9 +38,15 @@ def pytest_report_header() -> str | None:
 
 
 def pytest_ignore_collect(collection_path: Path) -> bool | None:
-    if not RESEARCH and collection_path.parent == TESTS and collection_path.name in (
-            "research", "analysis"):
+    if RESEARCH:
+        return None
+    if collection_path.parent == TESTS and collection_path.name in ("research", "analysis"):
         return True
+    # A test file of another tier that drives the research adapters (the bot client
+    # seats a PettingZoo policy) needs the extra too.
+    if collection_path.suffix == ".py" and collection_path.name.startswith("test_"):
+        text = collection_path.read_text(encoding="utf-8")
+        return True if "from spillebord.research" in text else None
     return None
 
 

@@ -9,6 +9,7 @@ promise too much or too little.  A failed check raises AssertionError naming the
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import random
 import re
 from pathlib import Path
@@ -23,6 +24,8 @@ from spillebord.core.registry import target
 STATIC = ROOT / "src" / "spillebord" / "web" / "static"
 GLOSSARY = ROOT / "docs" / "glossary.md"
 DEALS = (1, 2, 3)
+# The codecs live in spillebord.research, which needs the research extra.
+RESEARCH_EXTRA = ("numpy", "gymnasium", "pettingzoo")
 STATES = 40  # states of a playout whose first actions ``describe`` is asked about
 
 
@@ -164,12 +167,10 @@ def check_glossary(manifest: Manifest) -> None:
 
 def check_codec(manifest: Manifest, game: Game) -> None:
     """The research codec is built for every seat count (only where the research extra
-    is installed: without numpy the codec cannot be imported)."""
+    is installed: without it the codec cannot be imported)."""
     if manifest.codec is None:
         return
-    try:
-        importlib.import_module("numpy")
-    except ImportError:
+    if any(importlib.util.find_spec(name) is None for name in RESEARCH_EXTRA):
         return
     factory = target(manifest.codec)
     assert callable(factory), f"{manifest.codec} is not callable"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from spillebord import games
@@ -42,6 +43,7 @@ def test_a_position_file_is_solved_not_looked_up(tmp_path: Path) -> None:
 
 
 def test_analyse_solve_says_what_the_table_decides(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow", reason="analyse writes Parquet: the research extra")
     out = tmp_path / "p.parquet"
     result = runner.invoke(app, ["analyse", "solve", "posthus", "--deals", str(DEAL),
                                  "--seconds", "5", "--nodes", "2000", "--workers", "0",
