@@ -62,13 +62,18 @@ def test_the_page_shows_the_seal_and_checks_the_reveal(contexts: Any, server: st
     box = page.locator("#fair")
     box.locator("[data-check='sealed']").wait_for()
     text = box.inner_text()
-    assert made["commitment"] in text
     assert ("forseglede" in text) if lang == "da" else ("sealed" in text)
+    # The raw seal and SHA-256 are folded behind "Sådan efterprøver du" (issue 27, 4).
+    assert made["commitment"] not in text and "SHA-256" not in text
+    box.locator("summary").click()
+    assert made["commitment"] in box.inner_text()
     shot(page, f"fair-sealed-{lang}-{size}")
     thread = play_out(server, made["match_id"], [made["token"], claimed["token"]])
     box.locator("[data-check='verified']").wait_for(timeout=60000)
     thread.join(30)
     info = api(server, f"/api/matches/{made['match_id']}")
+    assert made["commitment"] not in box.inner_text()
+    box.locator("summary").click()
     checked = box.inner_text()
     assert info["fair"]["text"] in checked and made["commitment"] in checked
     assert str(info["fair"]["deal"]) in checked  # the exact 63-bit number, from the text

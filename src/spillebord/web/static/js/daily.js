@@ -8,7 +8,7 @@
 // for practice.
 
 import { ApiError, dailyCommitments, dailyDays, dailyInfo, dailyLeaderboard, ensurePlayer, getGames, playDaily, rememberMatch, saveToken } from "./api.js";
-import { sha256Hex } from "./fair.js";
+import { howToCheck, sha256Hex } from "./fair.js";
 import { currentLang, t } from "./i18n.js";
 import { el, errorText, initPage, showMessage } from "./ui.js";
 
@@ -70,7 +70,7 @@ async function board(box, g, day) {
     box.append(el("p", { class: `daily-check ${verdict === "mismatch" ? "fair-bad" : "fair-ok"}`, "data-check": verdict,
       text: t(`daily.${verdict}`, { day: data.day }) }));
     if (data.text && data.commitment) {
-      box.append(el("p", { class: "fair-detail" }, t("fair.how", { text: data.text }), " ", el("code", { text: data.commitment })));
+      box.append(howToCheck(t("fair.how", { text: data.text }), " ", el("code", { text: data.commitment })));
     }
   }
   box.append(el("p", { class: "table-meta daily-ranks", text: t("daily.ranks_by") }));

@@ -18,6 +18,13 @@ export async function sha256Hex(text) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** The check's details (the SHA-256 sentence and the seal), folded behind "Sådan
+ * efterprøver du" so an ordinary reader sees only the plain sentence above it.
+ * @param {...(Node | string)} children @returns {HTMLElement} */
+export function howToCheck(...children) {
+  return el("details", { class: "fair-detail" }, el("summary", { text: t("fair.check") }), el("p", {}, ...children));
+}
+
 /** @param {HTMLElement} box @param {string} matchId */
 export function createFairBox(box, matchId) {
   let shown = "";
@@ -32,7 +39,7 @@ export function createFairBox(box, matchId) {
     box.replaceChildren(
       el("h3", { text: t("fair.title") }),
       el("p", { class: key === "fair.mismatch" ? "fair-bad" : "fair-ok", "data-check": key.slice(5), text: t(key, { deal }) }),
-      el("p", { class: "fair-detail" }, t("fair.how", { text }), " ", el("code", { text: fair.commitment })),
+      howToCheck(t("fair.how", { text }), " ", el("code", { text: fair.commitment })),
     );
   }
 
@@ -66,7 +73,7 @@ export function createFairBox(box, matchId) {
       box.replaceChildren(
         el("h3", { text: t("fair.title") }),
         el("p", { "data-check": "sealed", text: t("fair.sealed") }),
-        el("p", { class: "fair-detail" }, el("code", { text: fair.commitment, title: fair.algorithm })),
+        howToCheck(t("fair.seal"), " ", el("code", { text: fair.commitment, title: fair.algorithm })),
       );
     }
   }
