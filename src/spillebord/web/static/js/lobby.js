@@ -56,8 +56,8 @@ function variantsText(table) {
 /** @param {number | null | undefined} seconds */
 function turnText(seconds) {
   if (!seconds) return t("lobby.turn_none");
-  if (seconds % 60 === 0) return t("lobby.turn_minutes", { n: seconds / 60 });
-  return t("lobby.turn_seconds", { n: seconds });
+  if (seconds % 60 === 0) return t("lobby.turn_minutes", { count: seconds / 60 });
+  return t("lobby.turn_seconds", { count: seconds });
 }
 
 /** @param {LobbyTable} table */

@@ -157,7 +157,7 @@ export async function renderStats(box, player, games, { full = false } = {}) {
 /** @param {number | null | undefined} hints @param {boolean} won */
 function hintsNote(hints, won) {
   if (hints === null || hints === undefined || (!hints && !won)) return null;
-  return t("history.hints", { n: hints });
+  return t("history.hints", { count: hints });
 }
 
 /**
