@@ -383,7 +383,7 @@ def hour_statistics(hour: Hour, server: str) -> None:
     wait_after(page, v)
     page.goto(server + "/stats")
     page.wait_for_selector("body[data-ready='1']")
-    row = page.locator(".hints-table tr[data-game='posthus'] td").all_inner_texts()
+    row = page.locator(".hints-table tr[data-hints='posthus'] td").all_inner_texts()
     assert row == ["0", "0", "1", "1", "–"], row  # won, without, in all, per game, per win
     hour.check("statistics-hints")
     page.goto(server + "/")

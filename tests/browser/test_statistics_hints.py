@@ -44,7 +44,7 @@ def play(ctx: Any, server: str, player: str, hints: int, moves: list[str]) -> st
 
 
 def hint_row(page: Any) -> list[str]:
-    row: list[str] = page.locator(".hints-table tr[data-game='posthus'] td").all_inner_texts()
+    row: list[str] = page.locator(".hints-table tr[data-hints='posthus'] td").all_inner_texts()
     return row
 
 
@@ -68,7 +68,7 @@ def test_hints_on_the_statistics_page_and_in_the_games(contexts: Any, server: st
     # wins, won without hints, hints in all, per game (4 / 3), per won game (3 / 2)
     assert hint_row(page) == ["2", "1", "4", "1,3", "1,5"], hint_row(page)
     assert page.locator(".hints-table caption").inner_text() == "Tip i kabalerne"
-    assert page.locator(".hints-table tr[data-game='gammel_jomfru']").count() == 0
+    assert page.locator(".hints-table tr[data-hints='gammel_jomfru']").count() == 0
     assert page.locator("svg.chart[aria-label='Sejre med og uden tip']").count() == 1
     shot(page, "statistics-hints-da-1366")
 

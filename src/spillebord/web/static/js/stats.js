@@ -75,7 +75,7 @@ function hintsTable(byGame, name) {
   const body = el("tbody");
   for (const [key, g] of byGame) {
     const cells = [g.wins, g.won_without_hints ?? 0, g.hints ?? 0, decimal(g.hints_per_game), decimal(g.hints_per_win)];
-    body.append(el("tr", { "data-game": key }, el("th", { scope: "row", text: name(key) }),
+    body.append(el("tr", { "data-hints": key }, el("th", { scope: "row", text: name(key) }),
       ...cells.map((c) => el("td", { text: String(c) }))));
   }
   const table = el("table", { class: "hints-table" }, el("caption", { text: t("stats.hints_caption") }),
