@@ -352,7 +352,8 @@ def hour_lobby_timer(hour: Hour, server: str) -> None:
     page.goto(server + "/lobby")
     page.wait_for_selector("body[data-ready='1']")
     page.select_option("#quick-game", "gammel_jomfru")
-    page.select_option("#quick-seats", "2")
+    # A seat count of its own per run: the other run's table (same server) never fits.
+    page.select_option("#quick-seats", "3" if da else "4")
     page.select_option("#quick-fill", "")
     page.select_option("#quick-turn", "30")
     hour.check("lobby-timer-choice")
@@ -361,12 +362,19 @@ def hour_lobby_timer(hour: Hour, server: str) -> None:
     wait_ready(page)
     match_id = page.url.split("/play/")[1].split("#")[0]
     assert api(server, f"/api/matches/{match_id}")["turn_seconds"] == 30
-    page.goto(server + "/lobby")
-    card = page.locator(f"#tables li.table-card[data-match='{match_id}']")
+    assert state(page)["seat"] == 0  # a new table, opened by this player
+    # The lobby in a second tab (the table stays open: a table whose host left its
+    # page leaves the lobby, tables/expiry.py).
+    lobby = page.context.new_page()
+    lobby.goto(server + "/lobby")
+    card = lobby.locator(f"#tables li.table-card[data-match='{match_id}']")
     card.wait_for(timeout=10000)
     assert card.locator(".table-turn").inner_text() == (
         "30 s pr. tur" if da else "30 s per turn")
+    hour.page = lobby
     hour.check("lobby-timer-listed")
+    hour.page = page
+    lobby.close()
 
 
 def hour_statistics(hour: Hour, server: str) -> None:
