@@ -345,6 +345,64 @@ def hour_lost_position(hour: Hour, server: str) -> None:
     hour.check("lost-position-undone")
 
 
+def hour_lobby_timer(hour: Hour, server: str) -> None:
+    """"Hurtigt spil" in the lobby with 30 s a turn: the player lands at a new public
+    table with that timer, and the lobby lists the table with it."""
+    page, da = hour.page, hour.lang == "da"
+    page.goto(server + "/lobby")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#quick-game", "gammel_jomfru")
+    # A seat count of its own per run: the other run's table (same server) never fits.
+    page.select_option("#quick-seats", "3" if da else "4")
+    page.select_option("#quick-fill", "")
+    page.select_option("#quick-turn", "30")
+    hour.check("lobby-timer-choice")
+    page.click("#quick-play")
+    page.wait_for_url("**/play/**", timeout=30000)
+    wait_ready(page)
+    match_id = page.url.split("/play/")[1].split("#")[0]
+    assert api(server, f"/api/matches/{match_id}")["turn_seconds"] == 30
+    assert state(page)["seat"] == 0  # a new table, opened by this player
+    # The lobby in a second tab (the table stays open: a table whose host left its
+    # page leaves the lobby, tables/expiry.py).
+    lobby = page.context.new_page()
+    lobby.goto(server + "/lobby")
+    card = lobby.locator(f"#tables li.table-card[data-match='{match_id}']")
+    card.wait_for(timeout=10000)
+    assert card.locator(".table-turn").inner_text() == (
+        "30 s pr. tur" if da else "30 s per turn")
+    hour.page = lobby
+    hour.check("lobby-timer-listed")
+    hour.page = page
+    lobby.close()
+
+
+def hour_statistics(hour: Hour, server: str) -> None:
+    """A Posthuskabalen deal from the start page, one hint, then given up: the
+    statistics page counts the hint (its hints table) and "Dine spil" says it."""
+    page, da = hour.page, hour.lang == "da"
+    start_from_form(page, server, "posthus", [])
+    match_id = page.url.split("/play/")[1].split("#")[0]
+    page.locator("#hint").click()
+    page.wait_for_function("() => window.__spillebord.hints >= 1 && window.__spillebord.hint",
+                           timeout=60000)
+    v = version(page)
+    page.evaluate("() => window.__spillebord.session.act('resign')")
+    wait_after(page, v)
+    page.goto(server + "/stats")
+    page.wait_for_selector("body[data-ready='1']")
+    row = page.locator(".hints-table tr[data-hints='posthus'] td").all_inner_texts()
+    assert row == ["0", "0", "1", "1", "–"], row  # won, without, in all, per game, per win
+    hour.check("statistics-hints")
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    game = page.locator(f"#history-body li[data-match='{match_id}']")
+    game.wait_for(timeout=10000)
+    assert ("tabt · med 1 tip" if da else "lost · with 1 hint") in game.inner_text()
+    game.scroll_into_view_if_needed()
+    hour.check("games-hints")
+
+
 SEAT_TEXTS = """
 window.__seatTexts = [];
 new MutationObserver(() => { const s = document.getElementById('seats');
@@ -361,7 +419,8 @@ def test_the_scripted_newcomer_hour(contexts: Any, server: str, lang: str, width
     """Sections 2–4 of issue 27 in one browser, one flow after the other, from prepared
     positions (not long games): Kugler by pointing with a joker and a split 7, a Gammel
     Jomfru choice in words, a turn timer running out, a concede, a rematch, a Posthus win
-    screen and a lost-position undo — with no internal word on any screen."""
+    screen, a lost-position undo, the statistics with hints and a turn timer chosen in
+    the lobby — with no internal word on any screen."""
     need_game("kugler")  # the games whose flows the hour plays (not a list of all games)
     need_game("gammel_jomfru")
     need_game("posthus")
@@ -381,4 +440,6 @@ def test_the_scripted_newcomer_hour(contexts: Any, server: str, lang: str, width
     hour_rematch(hour, server)
     hour_posthus_win(hour, server)
     hour_lost_position(hour, server)
+    hour_statistics(hour, server)
+    hour_lobby_timer(hour, server)
     assert not hour.problems, hour.problems

@@ -44,6 +44,7 @@ from spillebord.server.room.session import Session
 from spillebord.server.scale import factory, wiring
 from spillebord.server.tables.feed import LobbyFeed
 from spillebord.server.tables.lobby import Lobby
+from spillebord.server.tables.rematch import Rematches
 from spillebord.server.tables.service import Tables
 from spillebord.server.tables.storage import TablesRepo
 
@@ -75,8 +76,14 @@ class Services:
         feed = LobbyFeed(TablesRepo(engine), settings.lobby_poll)
         self.lobby = Lobby(self.repo, self.compute, self.rooms.adopt, feed.kick, settings,
                            self.quotas)
+        # "Spil igen" (tables/rematch.py); shared mode tells the other workers' rooms
+        bus_note = None if parts is None else parts.bus.note
+        rematches = Rematches(engine, self.rooms, self.lobby.create, scale.seats_written,
+                              settings.min_fill, None if bus_note is None else
+                              (lambda match_id: bus_note("rematch", match_id)))
         self.tables = Tables(feed.repo, feed, self.rooms, self.lobby.create,
-                             self.repo.claim_invite, scale.seats_written, settings.limits)
+                             self.repo.claim_invite, scale.seats_written, settings.limits,
+                             rematches)
         self.chat = Chat(ChatRepo(engine), settings.chat_burst, settings.chat_every,
                          lambda: self.writer)
         self.ratings = Ratings(RatingsRepo(engine))
@@ -98,6 +105,7 @@ class Services:
         if parts is not None:
             self._node = wiring.Node(self.rooms, engine, self.serializer, parts.bus)
             wiring.install(self._node, scale, parts, self.chat, feed)
+            parts.bus.on_note["rematch"] = rematches.heard  # an offer changed elsewhere
         self._owner: SqliteOwner | None = None
 
     def _running(self, match_id: str) -> bool:
@@ -113,6 +121,7 @@ class Services:
     async def _refresh(self, session: Session) -> None:
         assert self._node is not None and self.scale.parts is not None
         await wiring.refresh(self._node, self.scale.parts, session)
+        await self.tables.rematches.show(session)  # "Spil igen" made on another worker
 
     @property
     def writer(self) -> GroupWriter:

@@ -48,7 +48,7 @@ from spillebord.server.people.service import People
 from spillebord.server.room import wire
 from spillebord.server.room.deps import RoomsDep
 from spillebord.server.room.registry import Rooms
-from spillebord.server.tables import leaving, rematch
+from spillebord.server.tables import leaving
 from spillebord.server.tables.deps import TablesDep
 from spillebord.server.tables.service import Tables
 
@@ -427,8 +427,7 @@ class Connection:
 
     async def on_rematch(self, _v: Any, _d: dict[str, Any]) -> None:
         """"Spil igen" at a finished table (server/tables/rematch.py): this seat's new seat."""
-        seat = await rematch.accept(self.services.tables, self.services.settings.min_fill,
-                                    self.session, self.seat)
+        seat = await self.services.tables.rematches.accept(self.session, self.seat)
         self.push(_msg("rematch", self.session.version, seat))
 
     async def on_rewind(self, v: Any, _d: dict[str, Any]) -> None:
@@ -614,6 +613,7 @@ async def serve_socket(services: Sockets, ws: WebSocket, match_id: str) -> None:
         await ws.send_text(_msg("error", 0, exc.to_json()))
         await ws.close(code=4404)
         return
+    await services.tables.rematches.show(session)  # "Spil igen" made on any worker
     conn = Connection(services, ws, session)
     services.ops.connections.add(conn)
     token = ws.query_params.get("token")

@@ -42,7 +42,7 @@ def player_games(engine: Engine, player_id: str, limit: int = LIMIT) -> list[dic
     """The player's matches (running and finished), newest first."""
     mine = (select(seats.c.match_id, seats.c.seat, seats.c.left, matches.c.game,
                    matches.c.status, matches.c.outcome, matches.c.created,
-                   matches.c.finished, matches.c.seats.label("n_seats"))
+                   matches.c.finished, matches.c.seats.label("n_seats"), matches.c.hints)
             .join(matches, matches.c.id == seats.c.match_id)
             .where(seats.c.player_id == player_id)
             .order_by(matches.c.created.desc()).limit(limit))
@@ -73,6 +73,8 @@ def player_games(engine: Engine, player_id: str, limit: int = LIMIT) -> list[dic
             "result": result_for(outcome, r.seat, left, r.n_seats == 1),
             "place": place_for(outcome, r.seat),
             "bonus": (outcome or {}).get("bonus"),
+            # a solitaire's hints so far ("med 4 tip"); a table game has none
+            "hints": int(r.hints or 0) if r.n_seats == 1 else None,
             "reason": (outcome or {}).get("reason"),
             "opponents": others[r.match_id],
             "created": (aware(r.created) or r.created).isoformat(),

@@ -1,6 +1,7 @@
 """Player statistics — the one place they are computed: per game (games, finished, wins,
 win rate, first and last date, current and longest winning streak, bonus, and for the
-solitaires the best time and fewest moves of a win), the timeline, results against each
+solitaires the best time and fewest moves of a win and the hints: how many, wins without
+one, per game and per won game), the timeline, results against each
 bot, and the player's best result on one deal.  Portable queries, summed in Python, JSON
 ready for the charts and tables of the pages (docs/web.md, "Statistics").
 
@@ -72,7 +73,7 @@ def _mine(conn: Connection, player_id: str, *where: Any) -> list[Any]:
     return list(conn.execute(
         select(seats.c.match_id, seats.c.seat, matches.c.game, matches.c.status,
                matches.c.outcome, matches.c.created, matches.c.finished, matches.c.seats,
-               matches.c.deal, matches.c.flags)
+               matches.c.deal, matches.c.flags, matches.c.hints)
         .join(matches, matches.c.id == seats.c.match_id)
         .where(seats.c.player_id == player_id, *where)
     ).all())
@@ -81,7 +82,12 @@ def _mine(conn: Connection, player_id: str, *where: Any) -> list[Any]:
 def _game_entry() -> dict[str, Any]:
     return {"games": 0, "finished": 0, "wins": 0, "bonus": 0, "first": None, "last": None,
             "win_rate": None, "current_streak": 0, "longest_streak": 0,
-            "best_seconds": None, "best_moves": None}
+            "best_seconds": None, "best_moves": None, "hints": None,
+            "won_without_hints": None, "hints_per_game": None, "hints_per_win": None}
+
+
+def _ratio(a: int, b: int) -> float | None:
+    return round(a / b, 2) if b else None
 
 
 def player_stats(engine: Engine, player_id: str) -> dict[str, Any]:
@@ -103,6 +109,8 @@ def player_stats(engine: Engine, player_id: str) -> dict[str, Any]:
     vs_bots: dict[tuple[str, Opponent], dict[str, int]] = defaultdict(
         lambda: {"games": 0, "player_wins": 0, "bot_wins": 0})
     finished = []
+    # Solitaires: (hints in finished games, hints in won games, wins with a hint) per game.
+    hints: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     for r in mine:
         g = by_game[r.game]
         g["games"] += 1
@@ -118,7 +126,13 @@ def player_stats(engine: Engine, player_id: str) -> dict[str, Any]:
             for field, value in (("best_seconds", clock.seconds), ("best_moves", clock.moves)):
                 if g[field] is None or value < g[field]:
                     g[field] = value
-        finished.append((when, r.match_id, r.game, won, bonus, clock))
+        given = int(r.hints or 0) if r.seats == 1 else None
+        if given is not None:
+            h = hints[r.game]
+            h[0] += given
+            h[1] += given if won else 0
+            h[2] += int(won and given > 0)
+        finished.append((when, r.match_id, r.game, won, bonus, clock, given))
         winners = set(r.outcome.get("winners", []))
         for bot in sorted({o for _seat, o in bots_in[r.match_id]},
                           key=lambda o: (o[0], o[1] or 0)):
@@ -131,7 +145,7 @@ def player_stats(engine: Engine, player_id: str) -> dict[str, Any]:
     timeline = []
     total_bonus = total_wins = 0
     results: dict[str, list[bool]] = defaultdict(list)
-    for when, match_id, game, won, bonus, clock in finished:
+    for when, match_id, game, won, bonus, clock, given in finished:
         total_bonus += bonus
         total_wins += int(won)
         results[game].append(won)
@@ -143,6 +157,8 @@ def player_stats(engine: Engine, player_id: str) -> dict[str, Any]:
             "bonus": bonus, "cumulative_bonus": total_bonus, "cumulative_wins": total_wins}
         if clock is not None:
             point.update(clock.to_json())
+        if given is not None:
+            point["hints"] = given
         timeline.append(point)
     for game, g in by_game.items():
         if g["finished"]:
@@ -150,6 +166,12 @@ def player_stats(engine: Engine, player_id: str) -> dict[str, Any]:
         g["current_streak"], g["longest_streak"] = streaks(results[game])
         if g["best_seconds"] is not None:
             g["best_seconds"] = round(g["best_seconds"], 1)
+        if game in hints:
+            given_all, given_in_wins, wins_helped = hints[game]
+            g["hints"] = given_all
+            g["won_without_hints"] = g["wins"] - wins_helped
+            g["hints_per_game"] = _ratio(given_all, g["finished"])
+            g["hints_per_win"] = _ratio(given_in_wins, g["wins"])
     return {
         "player_id": player_id,
         "games": len(mine),

@@ -110,8 +110,8 @@ class Session:
         # actions (a new move after an undo drops the later ones): "Fortryd til sidste
         # vindbare stilling" (ws.py ``rewind``).
         self.verdicts: dict[int, str] = {}
-        # "Spil igen" (tables/rematch.py): the offer once a seat accepted, in memory;
-        # the room only shows it (``to_json``), the tables feature makes it.
+        # "Spil igen" (tables/rematch.py): the offer once a seat accepted, as read from
+        # the database; the room only shows it (``to_json``), the tables feature makes it.
         self.rematch: Shown | None = None
         self.rematch_lock = asyncio.Lock()
         for e in row.events:

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field, StrictInt
+from sqlalchemy.engine import Connection
 
 from spillebord import bots
 from spillebord.server.errors import Refusal, game_or_refuse
@@ -192,15 +193,21 @@ class Lobby:
         self.quotas = quotas
 
     async def create(self, req: CreateMatch, player: str | None, address: str | None = None,
-                     sealed_until: datetime | None = None) -> dict[str, Any]:
-        return await create_match(self, req, player, address, sealed_until)
+                     sealed_until: datetime | None = None,
+                     also: Also | None = None) -> dict[str, Any]:
+        return await create_match(self, req, player, address, sealed_until, also)
+
+
+Also = Callable[[Connection, str], None]  # a write in the creating transaction (match id)
 
 
 async def create_match(lobby: Lobby, req: CreateMatch, player: str | None,
                        address: str | None = None,
-                       sealed_until: datetime | None = None) -> dict[str, Any]:
+                       sealed_until: datetime | None = None,
+                       also: Also | None = None) -> dict[str, Any]:
     """Create a match (``address``: the caller's, for the quotas; ``sealed_until``: a
-    ranked daily attempt's deal stays hidden until then, daily/service.py)."""
+    ranked daily attempt's deal stays hidden until then, daily/service.py; ``also``: a
+    write that commits or fails with the match, e.g. the rematch row, tables/rematch.py)."""
     game = game_or_refuse(req.game)
     player = check_player(req.player or player)
     specs: list[Any] = list(req.seats) if req.seats else (["me"] if game.is_solitaire else [])
@@ -271,7 +278,14 @@ async def create_match(lobby: Lobby, req: CreateMatch, player: str | None,
     opened = None
     if req.public or req.fill_after is not None:
         opened = open_row(match_id, req.public, req.fill_after, fill_level, row.created)
-    await asyncio.to_thread(lobby.repo.create_match, row, invite_hashes, opened)
+
+    def extra(conn: Connection) -> None:
+        if opened is not None:
+            opened(conn)
+        if also is not None:
+            also(conn, match_id)
+
+    await asyncio.to_thread(lobby.repo.create_match, row, invite_hashes, extra)
     lobby.adopt(row)
     lobby.quotas.created(match_id, player, address, req.public, bots_only)
     if req.public:

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 
 from spillebord.server.errors import Refusal, game_or_refuse
 from spillebord.server.infra.background import cancel, every
@@ -24,6 +24,7 @@ from spillebord.server.tables.storage import TablesRepo
 if TYPE_CHECKING:
     from spillebord.server.infra.quotas import Limits
     from spillebord.server.room.registry import Rooms
+    from spillebord.server.tables.rematch import Rematches
 
 Create = Callable[..., Awaitable[dict[str, Any]]]  # Lobby.create
 
@@ -32,25 +33,31 @@ SWEEP = 1.0  # seconds between looks for tables whose wait for bots is over
 
 
 class QuickMatch(BaseModel):
-    """``POST /api/quick``: a seat at a public table of this game, seat count and
-    flags; a new table (with these bot-filling choices) when none has a free seat."""
+    """``POST /api/quick``: a seat at a public table of this game, seat count, flags and
+    turn timer; a new table (with these bot-filling choices) when none has a free seat."""
 
     game: str = Field(max_length=32)
     seats: int = Field(ge=1, le=8)
     flags: dict[str, bool] = Field(default_factory=dict, max_length=16)
     fill_after: int | None = None
     fill_level: int | None = None
+    # The turn timer (room/turns.py): only a table with the same one fits (a player who
+    # chose no limit is not rushed, one who chose 30 s does not wait minutes).
+    turn_seconds: StrictInt | None = None
 
 
 class Tables:
     """``create``: open a new match (tables/lobby.py); ``claim_invite``: the repository's
     claim of an invite code; ``seats_written(match)``: tell the other workers (shared
-    mode) that seats of the match were written here."""
+    mode) that seats of the match were written here; ``rematches``: "Spil igen"
+    (tables/rematch.py)."""
 
     def __init__(self, repo: TablesRepo, feed: LobbyFeed, rooms: Rooms, create: Create,
                  claim_invite: Callable[[str, str, str | None], tuple[str, int]],
-                 seats_written: Callable[[str], None], limits: Limits) -> None:
+                 seats_written: Callable[[str], None], limits: Limits,
+                 rematches: Rematches) -> None:
         self.repo = repo
+        self.rematches = rematches
         self.feed = feed
         self.rooms = rooms
         self.create = create
@@ -120,7 +127,7 @@ class Tables:
         except ValueError as exc:
             raise Refusal("bad_flags", str(exc)) from None
         for match_id in await asyncio.to_thread(self.repo.find_open, game.key, req.seats,
-                                                flags):
+                                                flags, req.turn_seconds):
             if not self.expiry.all_present(match_id):  # someone seated is away
                 continue
             try:
@@ -133,8 +140,8 @@ class Tables:
         seats += ["human"] * (req.seats - 1)
         made = await self.create(CreateMatch(
             game=game.key, flags=flags, seats=seats,
-            public=True, fill_after=req.fill_after, fill_level=req.fill_level), player,
-            address)
+            public=True, fill_after=req.fill_after, fill_level=req.fill_level,
+            turn_seconds=req.turn_seconds), player, address)
         return {"match_id": made["match_id"], "seat": made["seat"], "token": made["token"],
                 "play_url": made["play_url"], "opened": True}
 

@@ -106,7 +106,7 @@ class TablesRepo:
     def listing_stamped(self, match_ids: list[str] | None = None
                         ) -> tuple[list[dict[str, Any]], dict[str, datetime]]:
         """``listing`` and the change stamp of each table in it (read with it)."""
-        query = (select(open_tables, matches.c.game, matches.c.flags)
+        query = (select(open_tables, matches.c.game, matches.c.flags, matches.c.turn_seconds)
                  .join(matches, matches.c.id == open_tables.c.match_id)
                  .where(open_tables.c.public.is_(True), open_tables.c.away.is_(None),
                         matches.c.status == "running")
@@ -161,7 +161,8 @@ class TablesRepo:
                         "seats": listed, "free": free,
                         "rated": {"rated": why is None, "why": why},
                         "created": _aware(h.created).isoformat(),
-                        "fill_after": h.fill_after, "fill_level": h.fill_level})
+                        "fill_after": h.fill_after, "fill_level": h.fill_level,
+                        "turn_seconds": h.turn_seconds})
         return out, {h.match_id: _aware(h.changed) for h in heads}
 
     def changed_since(self, since: datetime,
@@ -176,11 +177,13 @@ class TablesRepo:
                                 .where(cond)).all()
         return [(r.match_id, _aware(r.changed)) for r in rows]
 
-    def find_open(self, game: str, n: int, flags: dict[str, bool]) -> list[str]:
-        """Public tables of ``game`` with ``n`` seats and these flags that have a free
-        seat, oldest first (quick match)."""
+    def find_open(self, game: str, n: int, flags: dict[str, bool],
+                  turn_seconds: int | None = None) -> list[str]:
+        """Public tables of ``game`` with ``n`` seats, these flags and this turn timer
+        (None: none) that have a free seat, oldest first (quick match)."""
         return [t["match_id"] for t in self.listing()
-                if t["game"] == game and len(t["seats"]) == n and t["flags"] == flags]
+                if t["game"] == game and len(t["seats"]) == n and t["flags"] == flags
+                and t["turn_seconds"] == turn_seconds]
 
     # -- bots filling open seats ----------------------------------------------------
     def due_fills(self, when: datetime) -> list[tuple[str, str, int]]:

@@ -262,6 +262,17 @@ analyses = Table(
     Column("created", DateTime(timezone=True), nullable=False),
 )
 
+# "Spil igen" (issue 27, server/tables/rematch.py): the new match a finished table game's
+# rematch opened — one per match (the primary key decides a race between workers).
+# Who came along is read from the new match's seats.
+rematches = Table(
+    "rematches",
+    metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("new_match", String(32), ForeignKey("matches.id"), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
 
 # Declared bot accounts and their ladder (server/botaccounts/, issue 32): separate from
 # the players' ratings above.

@@ -1,8 +1,8 @@
-// The lobby page (docs/web.md, "Lobby"): "Hurtigt spil" per table game and seat count
-// (a seat at the first public table that fits, or a new one, with bots after a chosen
-// wait), and the open public tables, live from /ws/lobby (docs/protocol.md): game,
-// variants, each seat's player name, bot or a button that takes it with one click, how
-// long the table has waited and when bots sit down.
+// The lobby page (docs/web.md, "Lobby"): "Hurtigt spil" per table game, seat count and
+// turn timer (a seat at the first public table that fits, or a new one, with bots after
+// a chosen wait), and the open public tables, live from /ws/lobby (docs/protocol.md):
+// game, variants, the turn timer, each seat's player name, bot or a button that takes it
+// with one click, how long the table has waited and when bots sit down.
 
 import { ApiError, ensurePlayer, getGames, quickMatch, rememberMatch, saveToken, takeSeat } from "./api.js";
 import { currentLang, t } from "./i18n.js";
@@ -52,6 +52,14 @@ function variantsText(table) {
   return on.map((f) => (currentLang() === "en" ? f.en : f.da)).join("; ");
 }
 
+// "30 s pr. tur", "2 min. pr. tur" or "ingen tidsgrænse pr. tur".
+/** @param {number | null | undefined} seconds */
+function turnText(seconds) {
+  if (!seconds) return t("lobby.turn_none");
+  if (seconds % 60 === 0) return t("lobby.turn_minutes", { count: seconds / 60 });
+  return t("lobby.turn_seconds", { count: seconds });
+}
+
 /** @param {LobbyTable} table */
 function card(table) {
   const waited = (Date.now() - Date.parse(table.created)) / 1000;
@@ -86,6 +94,7 @@ function card(table) {
   return el("li", { class: "table-card", "data-match": table.match_id, "data-game": table.game },
     el("h3", { text: gameName(table.game) }),
     el("p", { class: "table-meta", text: variantsText(table) }),
+    el("p", { class: "table-meta table-turn", "data-turn": String(table.turn_seconds ?? ""), text: turnText(table.turn_seconds) }),
     el("p", { class: "table-meta waited", text: meta.join(" · ") }),
     el("p", { class: "table-meta table-rated", "data-rated": table.rated.rated ? "yes" : String(table.rated.why),
       text: t(table.rated.rated ? "rated.if_signed_in" : `rated.${table.rated.why}`) }), seats);
@@ -134,6 +143,12 @@ function quickForm() {
     wait.append(el("option", { value, text: t(key) }));
   }
   wait.value = "60";
+  // The turn timer (room/turns.py), as on the start page's table form; quick match only
+  // seats the player at a table with the same one.
+  const turn = el("select", { name: "turn", id: "quick-turn" });
+  for (const [value, key] of [["", "start.turn_none"], ["30", "start.turn_30"], ["60", "start.turn_60"], ["120", "start.turn_120"]]) {
+    turn.append(el("option", { value, text: t(key) }));
+  }
   const level = el("select", { name: "level", id: "quick-level" });
   const sync = () => {
     const g = tableGames.find((x) => x.key === game.value);
@@ -151,6 +166,7 @@ function quickForm() {
   const form = el("form", { class: "quick-form" },
     el("label", { for: "quick-game" }, t("lobby.game"), game),
     el("label", { for: "quick-seats" }, t("start.seat_count"), seats),
+    el("label", { for: "quick-turn" }, t("start.turn"), turn),
     el("label", { for: "quick-fill" }, t("lobby.fill"), wait),
     el("label", { for: "quick-level" }, t("lobby.level"), level), button);
   form.addEventListener("submit", async (ev) => {
@@ -160,7 +176,8 @@ function quickForm() {
       await ensurePlayer();
       const fill = wait.value ? Number(wait.value) : null;
       const seat = await quickMatch({ game: game.value, seats: Number(seats.value), flags: {},
-        fill_after: fill, fill_level: fill && level.value ? Number(level.value) : null });
+        fill_after: fill, fill_level: fill && level.value ? Number(level.value) : null,
+        turn_seconds: turn.value ? Number(turn.value) : null });
       go(seat, game.value);
     } catch (err) {
       fail(err);

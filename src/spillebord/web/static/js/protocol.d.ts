@@ -105,6 +105,8 @@ export interface MyGame {
   result: "won" | "lost" | "draw" | null;
   place: number | null;
   bonus: number | null;
+  /** a solitaire's hints so far; null at a table game */
+  hints: number | null;
   reason: string | null;
   opponents: MyOpponent[];
   created: string;
@@ -146,6 +148,8 @@ export interface LobbyTable {
   created: string;
   fill_after: number | null;
   fill_level: number | null;
+  /** the turn timer in seconds (null: no limit) */
+  turn_seconds: number | null;
   /** whether the game will count for the ratings (if every seat is signed in) and why not */
   rated: RatedStatus;
 }
@@ -382,6 +386,8 @@ export interface QuickMatchRequest {
   flags: { [flag: string]: boolean };
   fill_after: number | null;
   fill_level: number | null;
+  /** the turn timer (10–600 s; null or absent: no limit); only a table with the same one fits */
+  turn_seconds?: number | null;
 }
 
 /** A seat in `POST /api/matches`: mine, open (invite) or a bot. */
@@ -615,6 +621,14 @@ export interface GameTotals {
   longest_streak: number;
   best_seconds: number | null;
   best_moves: number | null;
+  /** solitaires: hints in the finished games (null for a table game) */
+  hints: number | null;
+  /** solitaires: wins without a hint */
+  won_without_hints: number | null;
+  /** solitaires: hints per finished game (null before the first) */
+  hints_per_game: number | null;
+  /** solitaires: hints per won game (null before the first win) */
+  hints_per_win: number | null;
 }
 
 /** @wire GET /api/players/{player_id}/stats */
@@ -628,6 +642,8 @@ export interface TimelinePoint {
   cumulative_wins: number;
   moves?: number;
   seconds?: number;
+  /** solitaires: the hints the player was given in that game */
+  hints?: number;
 }
 
 /** @wire GET /api/players/{player_id}/stats */

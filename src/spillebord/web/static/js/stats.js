@@ -1,8 +1,10 @@
 // The player's statistics (server/stats.py computes them): on the start page a summary
 // and charts — games and wins over time, win rate per game, bonus points, results
 // against each bot; on the statistics page (/stats) also one accessible table per game
-// with its dates, win rate, streaks and the solitaires' best time and fewest moves.
-// Also the list of the browser's games: finished ones open as replays.
+// with its dates, win rate, streaks and the solitaires' best time and fewest moves, and
+// a table and chart of the solitaires' hints (won without hints, hints per game and per
+// won game).  Also the list of the browser's games: finished ones open as replays, a
+// solitaire says its hints ("med 4 tip").
 
 import { getMyGames, getStats, knownMatches } from "./api.js";
 import { currentLang, t } from "./i18n.js";
@@ -18,6 +20,7 @@ const RED = "#d94b3d";
 
 /** @typedef {import("./protocol").GameInfo} GameInfo */
 /** @typedef {import("./protocol").GameTotals} GameTotals */
+/** @typedef {import("./protocol").TimelinePoint} TimelinePoint */
 
 /** @param {number} v */
 function percent(v) {
@@ -55,26 +58,51 @@ function gameTable(byGame, name) {
   return el("div", { class: "table-scroll", role: "region", tabindex: "0", "aria-label": t("stats.table_caption") }, table);
 }
 
-// Draws the charts; returns the ids of the player's finished matches (for the history).
+/** @param {number | null} v */
+function decimal(v) {
+  return v === null ? "–" : v.toLocaleString(currentLang() === "da" ? "da-DK" : "en-GB", { maximumFractionDigits: 1 });
+}
+
+// The solitaires' hints, one row per solitaire played to its end (the server counts a
+// hint when it answers one; docs/web.md "Hints are counted").
+/**
+ * @param {[string, GameTotals][]} byGame
+ * @param {(key: string) => string} name
+ */
+function hintsTable(byGame, name) {
+  const cols = ["game", "wins", "won_without_hints", "hints", "hints_per_game", "hints_per_win"];
+  const head = el("tr", {}, ...cols.map((c) => el("th", { scope: "col", text: t(`stats.col_${c}`) })));
+  const body = el("tbody");
+  for (const [key, g] of byGame) {
+    const cells = [g.wins, g.won_without_hints ?? 0, g.hints ?? 0, decimal(g.hints_per_game), decimal(g.hints_per_win)];
+    body.append(el("tr", { "data-hints": key }, el("th", { scope: "row", text: name(key) }),
+      ...cells.map((c) => el("td", { text: String(c) }))));
+  }
+  const table = el("table", { class: "hints-table" }, el("caption", { text: t("stats.hints_caption") }),
+    el("thead", {}, head), body);
+  return el("div", { class: "table-scroll", role: "region", tabindex: "0", "aria-label": t("stats.hints_caption") }, table);
+}
+
+// Draws the charts; returns the player's finished matches by id (for the history).
 // `full`: the statistics page (the table and every chart).
 /**
  * @param {HTMLElement} box
  * @param {string | null} player
  * @param {GameInfo[]} games
  * @param {{ full?: boolean }} [opts]
- * @returns {Promise<Set<string>>}
+ * @returns {Promise<Map<string, TimelinePoint>>}
  */
 export async function renderStats(box, player, games, { full = false } = {}) {
   box.innerHTML = "";
-  if (!player) return new Set();
+  if (!player) return new Map();
   let s;
   try {
     s = await getStats(player);
   } catch {
     box.append(el("p", { text: t("stats.unavailable") }));
-    return new Set();
+    return new Map();
   }
-  const finished = new Set((s.timeline || []).map((e) => e.match_id));
+  const finished = new Map((s.timeline || []).map((e) => [e.match_id, e]));
   const name = (/** @type {string} */ key) => {
     const g = games.find((x) => x.key === key);
     return g ? g.name[currentLang()] || g.name.da : key;
@@ -87,6 +115,9 @@ export async function renderStats(box, player, games, { full = false } = {}) {
   const byGame = Object.entries(s.by_game || {}).sort(([a], [b]) =>
     games.findIndex((g) => g.key === a) - games.findIndex((g) => g.key === b));
   if (full) box.append(gameTable(byGame, name));
+  // The solitaires played to the end (a table game's hints are null).
+  const hinted = byGame.filter(([, v]) => v.hints !== null && v.hints !== undefined && v.finished);
+  if (full && hinted.length) box.append(hintsTable(hinted, name));
   const charts = el("div", { class: "charts" });
   charts.append(linesChart(t("stats.chart_over_time"), s.timeline || [], [t("stats.games"), BLUE], [t("stats.wins"), GREEN]));
   const played = byGame.filter(([, v]) => v.finished);
@@ -99,6 +130,11 @@ export async function renderStats(box, player, games, { full = false } = {}) {
     charts.append(barsChart(t("stats.chart_streaks"),
       played.map(([k, v]) => ({ label: name(k), values: [v.current_streak, v.longest_streak] })),
       [[t("stats.col_streak_now"), BLUE], [t("stats.col_streak_best"), GREEN]]));
+  }
+  if (full && hinted.some(([, v]) => v.wins)) {
+    charts.append(barsChart(t("stats.chart_hints"),
+      hinted.map(([k, v]) => ({ label: name(k), values: [v.won_without_hints ?? 0, v.wins - (v.won_without_hints ?? 0)] })),
+      [[t("stats.without_hints"), GREEN], [t("stats.with_hints"), GOLD]]));
   }
   charts.append(barsChart(t("stats.chart_bonus"),
     byGame.map(([k, v]) => ({ label: name(k), values: [v.bonus, v.wins] })),
@@ -117,10 +153,17 @@ export async function renderStats(box, player, games, { full = false } = {}) {
   return finished;
 }
 
+// "med 4 tip" for a solitaire given hints, "uden tip" for one won without; else nothing.
+/** @param {number | null | undefined} hints @param {boolean} won */
+function hintsNote(hints, won) {
+  if (hints === null || hints === undefined || (!hints && !won)) return null;
+  return t("history.hints", { count: hints });
+}
+
 /**
  * @param {HTMLElement} box
  * @param {GameInfo[]} games
- * @param {Set<string>} finished
+ * @param {Map<string, TimelinePoint>} finished the player's finished games (statistics)
  */
 export async function renderHistory(box, games, finished) {
   box.innerHTML = "";
@@ -144,8 +187,14 @@ export async function renderHistory(box, games, finished) {
   const ul = el("ul", { class: "history" });
   for (const m of list.slice(0, 20)) {
     const when = new Date(m.time ?? 0).toLocaleString(currentLang() === "da" ? "da-DK" : "en-GB");
+    // A finished game says its result and a solitaire its hints (from the statistics).
+    const done = finished.get(m.match_id);
+    const parts = [`${name(m.game)} — ${when}`];
+    if (done) parts.push(t(done.won ? "history.won" : "history.lost"));
+    const hints = done ? hintsNote(done.hints, done.won) : null;
+    if (hints) parts.push(hints);
     ul.append(el("li", { "data-match": m.match_id },
-      `${name(m.game)} — ${when} `,
+      `${parts.join(" · ")} `,
       el("a", { href: `/play/${m.match_id}`, text: t("history.open") }), " ",
       finished.has(m.match_id) ? el("a", { href: `/replay/${m.match_id}`, text: t("history.replay") }) : ""));
   }
@@ -176,6 +225,8 @@ function renderServerHistory(box, games, list) {
     const parts = [`${name(m.game)} — ${when} — ${result}`];
     if (m.seats > 1 && m.place) parts.push(t("history.place", { n: m.place }));
     if (m.seats === 1 && m.bonus) parts.push(t("history.bonus", { n: m.bonus }));
+    const hints = m.seats === 1 ? hintsNote(m.hints, m.result === "won") : null;
+    if (hints) parts.push(hints);
     if (m.opponents.length) {
       const who = m.opponents.map((o) => seatLabel(o, o.seat));
       parts.push(t("history.against", { names: who.join(", ") }));
