@@ -3,8 +3,8 @@
 CPU second — of this checkout's ``StudenterState`` and deal shuffle (core/rng.py) beside
 an earlier commit's, read from git (default: the commit before issue 32's speed work),
 side by side in one process, cases interleaved.  Both play the
-same random games (one ``random.Random`` seed per game; every legal action equally
-likely, resigning included, as bench/state_style.py plays; at most 1,000 actions a
+same random games (one ``random.Random`` a call, so the same draws; every legal action
+equally likely, resigning included, as bench/state_style.py plays; at most 1,000 actions a
 game), and their legal lists are checked equal along the first game.
 
     python bench/studenter_engine.py                       # vs 5daf8c1, 5 rounds × 2 s
@@ -67,9 +67,9 @@ def playouts(cls: Any, seconds: float, games: list[int]) -> tuple[int, int, list
     done = actions = 0
     first: list[list[str]] = []
     start = time.process_time()
+    rng = random.Random(2026)  # one generator a call: seeding one a game costs µs
     while done == 0 or time.process_time() - start < seconds:
         deal = games[done % len(games)]
-        rng = random.Random(deal)
         state = convert(cls, game.new(deal=deal))
         for _ in range(CAP):  # a card can go row > waste > row forever: a cap
             legal = state.legal_actions()

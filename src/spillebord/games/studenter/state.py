@@ -208,7 +208,9 @@ class StudenterState(State):
         new = object.__new__(StudenterState)
         put = object.__setattr__
         for name in _FIELDS:
-            put(new, name, changes[name] if name in changes else getattr(self, name))
+            put(new, name, getattr(self, name))
+        for name, value in changes.items():
+            put(new, name, value)
         if "foundations" not in changes:  # the same piles: the same wants
             wants = self.__dict__.get("_wants_")
             if wants is not None:
