@@ -46,7 +46,7 @@ def check_equal(env: KuglerEnv, state: KuglerState, codec: KuglerCodec) -> dict[
     return got
 
 
-@pytest.mark.parametrize("seats", (4, 6, 8))
+@pytest.mark.parametrize("seats", (4, 6, pytest.param(8, marks=pytest.mark.slow)))
 @pytest.mark.parametrize("flags", FLAGS, ids=["plain", "optional", "strict", "no-help"])
 def test_random_games_equal_the_engine_and_the_view_codec(seats: int,
                                                           flags: dict[str, bool]) -> None:
