@@ -7,13 +7,13 @@ with the same random policy.  Prints a table.
     python bench/research_envs.py --steps 100000 --rounds 10
     python bench/research_envs.py --steps 100000 --only jomfru   # Gammel Jomfru + UNO
     python bench/research_envs.py --playouts --seconds 2 --rounds 5   # the vector engines
-    pip install rlcard                       # for the UNO comparison (not a dependency)
+    (RLCard's UNO: the research extra installs ``rlcard``)
 
 The cases run interleaved: ``--rounds`` rounds, each giving every case ``steps/rounds``
 steps (whole episodes), so a change in the machine's load hits every case alike — on a
 shared machine a case measured a minute after another may see a different load.  Each
 case keeps one environment for the whole run, as an agent would.  The summary gives each
-Gammel Jomfru case's ratio to UNO over the whole run and the range and median of the
+PettingZoo case's ratio to UNO over the whole run and the range and median of the
 per-round ratios.
 
 A step is one decision: the acting agent's observation and mask are read (PettingZoo
@@ -46,6 +46,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import spillebord.research  # noqa: F401  (registers the Gymnasium ids)
+from spillebord.research.kugler import KuglerCodec
 from spillebord.research.table import TableEnv, jomfru_env, kugler_env
 
 Runner = Callable[[int, random.Random], int]  # steps wanted, rng → steps done
@@ -103,6 +104,12 @@ def uno_runner() -> Runner:
 
 
 UNO = "RLCard UNO (rlcard package)"
+
+
+def view_kugler_env(seats: int) -> TableEnv:
+    """Kugler's env as it was before the compiled one: the engine's states, the view
+    codec's observation and mask each step (the same game)."""
+    return TableEnv("kugler", KuglerCodec(seats), seats)
 
 
 # -- random playouts: the vector engines, the single-state engines, OpenSpiel C++ ----------
@@ -286,6 +293,8 @@ def main() -> None:
           for s in (2, 4, 8)),
         *((f"PettingZoo Kugler og Jokere, {s} seats", partial(table_runner, kugler_env, s))
           for s in (4, 8)),
+        ("PettingZoo Kugler og Jokere, 4 seats, the view codec (before issue 32's env)",
+         partial(table_runner, view_kugler_env, 4)),
         ("Gymnasium spillebord/Posthus-v0", partial(gym_runner, "spillebord/Posthus-v0")),
         ("Gymnasium spillebord/Studenter-v0", partial(gym_runner, "spillebord/Studenter-v0")),
     ]
@@ -331,7 +340,7 @@ def main() -> None:
     if UNO in runners:
         uno = done[UNO] / cpu[UNO]
         for name in runners:
-            if "Gammel Jomfru" in name:
+            if "PettingZoo" in name:
                 per_round = [r[name] / r[UNO] for r in rounds]
                 console.print(f"{name}: {done[name] / cpu[name] / uno:.2f}× RLCard UNO "
                               f"(rounds {min(per_round):.2f}–{max(per_round):.2f}×, "

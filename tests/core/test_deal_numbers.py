@@ -64,3 +64,20 @@ def test_golden_first_cards(deck: str, game: str, seats: int, deal: int,
 
 
 GOLDEN_XOSHIRO = [16109199116916263748, 15703175099469957545, 3892189298481281893]
+
+
+def test_the_compiled_shuffle_draws_what_below_draws() -> None:
+    """``DealRng.shuffle`` (from 16 items on the compiled kernel, core/rng_kernel.py;
+    issue 32) gives what Fisher–Yates on ``below`` gives, for many keys and sizes on
+    both sides of 16, and leaves the generator in the same state."""
+    for k in range(300):
+        for size in (2, 3, 15, 16, 53, 104, 134, 2**k % 200 + 2):
+            key = f"test|{k}|{size}"
+            fast, slow = DealRng(key), DealRng(key)
+            items = list(range(size))
+            want = list(items)
+            for i in range(size - 1, 0, -1):
+                j = slow.below(i + 1)
+                want[i], want[j] = want[j], want[i]
+            assert fast.shuffle(items) == want
+            assert fast.next64() == slow.next64()

@@ -144,6 +144,7 @@ class KuglerBatch:
             state.turn, state.turns, fin, flag_bits(dict(state.flags)), len(state.draw),
             len(state.discard), self.limit]
         self.info[b, K.WIN] = -1
+        self.info[b, K.RESH] = state.reshuffles
         K._judge(self.seats, b, self.board, self.info)
         self._refresh(b)
 

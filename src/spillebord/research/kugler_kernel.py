@@ -14,8 +14,9 @@ code index + 1 (``kernel.CODES`` order), ``draw[b, :info[DLEN]]`` in drawing ord
 ``info[DPOS]``, ``disc[b, :info[XLEN]]`` bottom to top, and ``info[b]``: ``TURN``,
 ``TURNS``, ``FIN`` (finished seats' bits), ``DONE``, ``WIN`` (winning team, −1 none; set
 when done), ``FLAGS`` (bit 0 optional home entry, 1 strict discard, 2 finished helps
-partner).  A legal action is the kernel's key (code index + 1 above bit 36, packed steps
-below); ``legal`` writes them in the engine's text order.
+partner), ``RESH`` (reshuffles so far).  A legal action is the kernel's key (code
+index + 1 above bit 36, packed steps below); ``legal`` writes them in the engine's text
+order.
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ from spillebord.games.kugler.kernel import (
 )
 from spillebord.games.kugler.kernel import legal as kernel_legal
 
-TURN, TURNS, FIN, DONE, WIN, FLAGS, DPOS, DLEN, XLEN, LIMIT = range(10)
-NINFO = 10
+TURN, TURNS, FIN, DONE, WIN, FLAGS, DPOS, DLEN, XLEN, LIMIT, RESH = range(11)
+NINFO = 11
 F_OPTIONAL, F_STRICT, F_HELPS = 1, 2, 4
 NCODES = 54  # code index + 1: 1 … 53
 NCARDS = 134
@@ -123,6 +124,7 @@ def step(n: int, b: int, key: int, board: np.ndarray, hands: np.ndarray,
         info[b, XLEN] = 1
         info[b, DPOS] = 0
         info[b, DLEN] = k
+        info[b, RESH] += 1
     hands[b, seat, draw[b, info[b, DPOS]]] += 1
     info[b, DPOS] += 1
     info[b, DLEN] -= 1

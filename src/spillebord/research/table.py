@@ -39,7 +39,6 @@ from spillebord.core.protocol import JSON, Action, State
 from spillebord.core.registry import load
 from spillebord.research.codec import Codec, reward, start_state
 from spillebord.research.jomfru import JomfruCodec
-from spillebord.research.kugler import KuglerCodec
 
 ObsDict = dict[str, np.ndarray]
 
@@ -247,6 +246,8 @@ def jomfru_env(seats: int = 4, render_mode: str | None = None, *, auto_forced: b
 
 def kugler_env(seats: int = 4, render_mode: str | None = None, *, auto_forced: bool = False,
                flat: bool = False, **flags: bool) -> TableEnv:
-    """Kugler og Jokere at ``seats`` (4, 6, 8); flags as keyword arguments."""
-    return TableEnv("kugler", KuglerCodec(seats), seats, render_mode,
-                    auto_forced=auto_forced, flat=flat, **flags)
+    """Kugler og Jokere at ``seats`` (4, 6, 8); flags as keyword arguments.  The env
+    steps the compiled turn loop (research/kugler_env.py), the same game as the engine."""
+    from spillebord.research.kugler_env import KuglerEnv
+
+    return KuglerEnv(seats, render_mode, auto_forced=auto_forced, flat=flat, **flags)

@@ -16,6 +16,8 @@ from spillebord.games.studenter.describe import describe
 from spillebord.games.studenter.rules import FOUNDATIONS, ROW_SIZE, rank_value
 from spillebord.games.studenter.state import StudenterState
 
+DECK = tuple(two_decks())  # the cards in their fixed order before the shuffle
+
 
 class StudenterGame(Game):
     key = "studenter"
@@ -37,7 +39,7 @@ class StudenterGame(Game):
         deal = self.check_deal(deal)
         self.check_seats(seats)
         checked = self.check_flags(flags)
-        cards = shuffled(two_decks(), self.key, 1, deal)
+        cards = shuffled(DECK, self.key, 1, deal)
         base_card = cards[ROW_SIZE]
         foundations: tuple[tuple[str, ...], ...] = ((base_card,),) + ((),) * (FOUNDATIONS - 1)
         return StudenterState(

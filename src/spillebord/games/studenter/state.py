@@ -18,24 +18,35 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from functools import cached_property
+from dataclasses import dataclass, field, fields, replace
 
+from spillebord.core.cards import two_decks
 from spillebord.core.protocol import JSON, Outcome, State
 from spillebord.core.rng import fresh_deal
 from spillebord.games.studenter.rules import (
     FOUNDATION_NAMES,
+    FULL_PILE,
     HELPER_NAMES,
     PASSES,
     TOTAL_CARDS,
     foundation_takes,
     goes_down_on,
+    rank_value,
 )
 
 RESIGN = "resign"
 DRAW = "draw"
 REDEAL = "redeal"
 LEFT = "left>row"
+
+# The hot path's tables (performance only: the rules stay rules.py's): a card's rank,
+# and for a source and a foundation or a target the action's text, made once.
+RANK = {code: rank_value(code) for code in set(two_decks())}
+_TO_FOUNDATION = {place: tuple(f"{place}>{f}" for f in FOUNDATION_NAMES)
+                  for place in ("row", "waste", *HELPER_NAMES)}
+_TO_ROW = {place: f"{place}>row" for place in ("waste", *HELPER_NAMES)}
+_SOURCES = ("waste", *HELPER_NAMES)
+_FIELDS: tuple[str, ...] = ()  # the dataclass's fields, set below the class
 
 
 def refill(helpers: tuple[str | None, ...], stock: tuple[str, ...]
@@ -49,6 +60,17 @@ def refill(helpers: tuple[str | None, ...], stock: tuple[str, ...]
         if card is None and rest:
             out[i] = rest.pop(0)
     return tuple(out), tuple(rest)
+
+
+def _wants(foundations: tuple[tuple[str, ...], ...]) -> dict[int, list[int]]:
+    """Rule 2 as a table: the relative rank a foundation takes next → the foundations
+    taking it (full foundations take nothing; empty table: all full)."""
+    wants: dict[int, list[int]] = {}
+    for i, pile in enumerate(foundations):
+        k = len(pile)
+        if k < FULL_PILE:
+            wants.setdefault(k, []).append(i)
+    return wants
 
 
 @dataclass(frozen=True, eq=False, slots=True)  # equality and hash: State's (position text)
@@ -103,29 +125,59 @@ class StudenterState(State):
     def is_won(self) -> bool:
         return self.on_foundations == TOTAL_CARDS
 
-    @cached_property
+    @property
     def _moves(self) -> tuple[str, ...]:
-        """Every legal action except resigning, sorted."""
-        if self.resigned or self.is_won:
+        """Every legal action except resigning, sorted; made once per state (kept in
+        the instance's ``__dict__``: ``cached_property`` takes a lock a call)."""
+        found: tuple[str, ...] | None = self.__dict__.get("_moves_")
+        if found is None:
+            found = self.__dict__["_moves_"] = self._list_moves()
+        return found
+
+    def _list_moves(self) -> tuple[str, ...]:
+        """Every legal action except resigning, sorted (rules 2–8 as ``sources``,
+        ``foundations_taking``, ``goes_down_on``, ``can_redeal`` and ``can_move_left``
+        say, on ranks looked up once: tests/games/studenter/test_fast_moves.py checks it
+        equal to them)."""
+        if self.resigned:
+            return ()
+        rank = RANK
+        base = self.base
+        wants = self.__dict__.get("_wants_")
+        if wants is None:
+            wants = self.__dict__["_wants_"] = _wants(self.foundations)
+        if not wants:  # every foundation is full: won
             return ()
         moves: list[str] = []
-        row_end = self.row[-1] if self.row else None
-        waste_top = self.waste[-1] if self.waste else None
-        for place, card in self.sources():
-            moves.extend(f"{place}>{FOUNDATION_NAMES[i]}"
-                         for i in self.foundations_taking(card))
-            if place == "row":
-                if waste_top is not None and goes_down_on(card, waste_top):
-                    moves.append("row>waste")
-            elif row_end is not None and goes_down_on(card, row_end):
-                moves.append(f"{place}>row")
+        row, waste = self.row, self.waste
+        row_end = rank[row[-1]] if row else 0
+        waste_top = rank[waste[-1]] if waste else 0
+        if row:
+            fits = wants.get((row_end - base) % 13)
+            if fits:
+                names = _TO_FOUNDATION["row"]
+                moves.extend(names[i] for i in fits)
+            if waste_top and (waste_top - row_end) % 13 == 1:
+                moves.append("row>waste")
+        for place, card in zip(_SOURCES, (waste[-1] if waste else None, *self.helpers),
+                               strict=True):
+            if card is None:
+                continue
+            r = rank[card]
+            fits = wants.get((r - base) % 13)
+            if fits:
+                names = _TO_FOUNDATION[place]
+                moves.extend(names[i] for i in fits)
+            if row_end and (row_end - r) % 13 == 1:
+                moves.append(_TO_ROW[place])
         if self.stock:
             moves.append(DRAW)
-        if self.can_redeal():
+        elif waste and self.pass_no < PASSES:
             moves.append(REDEAL)
-        if self.can_move_left():
+        if not self.left_used and len(row) >= 2 and (row_end - rank[row[0]]) % 13 == 1:
             moves.append(LEFT)
-        return tuple(sorted(moves))
+        moves.sort()
+        return tuple(moves)
 
     # -- protocol ---------------------------------------------------------------------
 
@@ -134,9 +186,11 @@ class StudenterState(State):
         return 0 if self._moves else None
 
     def legal_actions(self) -> list[str]:
-        if not self._moves:
-            return []
-        return sorted([*self._moves, RESIGN])
+        found: tuple[str, ...] | None = self.__dict__.get("_legal_")
+        if found is None:
+            moves = self._moves
+            found = self.__dict__["_legal_"] = tuple(sorted((*moves, RESIGN))) if moves else ()
+        return list(found)
 
     @property
     def outcome(self) -> Outcome | None:
@@ -148,18 +202,34 @@ class StudenterState(State):
         reason = "resigned" if self.resigned else "stuck"
         return Outcome(winners=(), ranking=((0,),), reason=reason, bonus=0, losers=(0,))
 
+    def _with(self, **changes: object) -> StudenterState:
+        """``dataclasses.replace`` without ``__init__`` (the hot path: every value is
+        already checked), as the other engines build their successors."""
+        new = object.__new__(StudenterState)
+        put = object.__setattr__
+        for name in _FIELDS:
+            put(new, name, getattr(self, name))
+        for name, value in changes.items():
+            put(new, name, value)
+        if "foundations" not in changes:  # the same piles: the same wants
+            wants = self.__dict__.get("_wants_")
+            if wants is not None:
+                new.__dict__["_wants_"] = wants
+        return new
+
     def _apply(self, action: object) -> StudenterState:
-        text = str(action)
-        if text == RESIGN:
-            return replace(self, resigned=True)
+        text = action if action.__class__ is str else str(action)
         if text == DRAW:
-            return replace(self, stock=self.stock[1:], waste=(*self.waste, self.stock[0]))
+            stock = self.stock
+            return self._with(stock=stock[1:], waste=(*self.waste, stock[0]))
+        if text == RESIGN:
+            return self._with(resigned=True)
         if text == REDEAL:
             helpers, stock = refill(self.helpers, self.waste)
-            return replace(self, stock=stock, waste=(), helpers=helpers,
-                           pass_no=self.pass_no + 1)
+            return self._with(stock=stock, waste=(), helpers=helpers,
+                              pass_no=self.pass_no + 1)
         if text == LEFT:
-            return replace(self, row=(*self.row[1:], self.row[0]), left_used=True)
+            return self._with(row=(*self.row[1:], self.row[0]), left_used=True)
         source, _, target = text.partition(">")
         return self._move(source, target)
 
@@ -186,8 +256,8 @@ class StudenterState(State):
             piles[f] = (*piles[f], card)
             foundations = tuple(piles)
         new_helpers, stock = refill(tuple(helpers), self.stock)
-        return replace(self, row=tuple(row), waste=tuple(waste), helpers=new_helpers,
-                       stock=stock, foundations=foundations)
+        return self._with(row=tuple(row), waste=tuple(waste), helpers=new_helpers,
+                          stock=stock, foundations=foundations)
 
     def view(self, seat: int | None) -> JSON:
         from spillebord.games.studenter.view import view
@@ -204,3 +274,6 @@ class StudenterState(State):
         rng.shuffle(cards)
         # the true deal number would rebuild the stock's order
         return replace(self, stock=tuple(cards), deal=fresh_deal(rng))
+
+
+_FIELDS = tuple(f.name for f in fields(StudenterState))

@@ -149,6 +149,9 @@ export const getSeatPeople = (id) => request("GET", `/api/matches/${encodeURICom
 /** @param {string} game @param {number} seats @returns {Promise<import("./protocol").Leaderboard>} */
 export const getLeaderboard = (game, seats) =>
   request("GET", `/api/leaderboard/${encodeURIComponent(game)}?seats=${seats}`);
+/** @param {string} game @param {number} seats @returns {Promise<import("./protocol").BotLadder>} */
+export const getBotLadder = (game, seats) =>
+  request("GET", `/api/bot-ladder/${encodeURIComponent(game)}?seats=${seats}`);
 /** @param {string} player @returns {Promise<import("./protocol").PlayerRatings>} */
 export const getPlayerRatings = (player) =>
   request("GET", `/api/players/${encodeURIComponent(player)}/ratings`);

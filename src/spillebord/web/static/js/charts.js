@@ -148,3 +148,43 @@ export function linesChart(title, timeline, games, wins) {
   legend(root, [games, wins], H - 6);
   return root;
 }
+
+// Dots on a scale that need not start at 0 (ratings): one row per item, its label on the
+// left, a dot at its value with the value beside it, the scale's ends written below.
+// `note` goes into the dot's tooltip (e.g. the games played).
+/**
+ * @param {string} title
+ * @param {{ label: string, value: number, note?: string }[]} rows
+ */
+export function dotsChart(title, rows) {
+  const top = 8;
+  const heights = rows.map((r) => {
+    const { lines, size } = wrapLabel(r.label, LABEL_W - 8);
+    return Math.max(lines.length * size * 1.15, 14) + 8;
+  });
+  const height = top + heights.reduce((a, b) => a + b, 0) + 22;
+  const root = frame(title, height);
+  const values = rows.map((r) => r.value);
+  const step = 50;
+  const lo = Math.floor((Math.min(...values) - 10) / step) * step;
+  const hi = Math.ceil((Math.max(...values) + 10) / step) * step;
+  const x0 = LABEL_W;
+  const span = W - x0 - 40;
+  const x = (/** @type {number} */ v) => x0 + (span * (v - lo)) / Math.max(1, hi - lo);
+  const base = height - 20;
+  root.append(svg("line", { x1: x0, y1: base, x2: x0 + span, y2: base, stroke: "#666" }));
+  root.append(svg("text", { x: x0, y: base + 13, "font-size": 10, "text-anchor": "middle" }, String(lo)));
+  root.append(svg("text", { x: x0 + span, y: base + 13, "font-size": 10, "text-anchor": "middle" }, String(hi)));
+  let y = top;
+  rows.forEach((r, i) => {
+    const mid = y + heights[i] / 2;
+    label(root, r.label, x0 - 6, mid);
+    root.append(svg("line", { x1: x0, y1: mid, x2: x0 + span, y2: mid, stroke: "#e3e3e3" }));
+    const dot = svg("circle", { cx: x(r.value), cy: mid, r: 5, fill: "#2f6fd6", class: "dot" });
+    dot.append(svg("title", {}, r.note ? `${r.label}: ${r.value} (${r.note})` : `${r.label}: ${r.value}`));
+    root.append(dot);
+    root.append(svg("text", { x: x(r.value) + 8, y: mid + 4, "font-size": 10 }, String(r.value)));
+    y += heights[i];
+  });
+  return root;
+}

@@ -1,8 +1,10 @@
 // The leaderboard page (docs/web.md, "Leaderboard"): per table game and seat count the
 // rated players best first (rank, name, rating, games), and — for a signed-in player —
-// their rating for that choice and its history as a chart.
+// their rating for that choice and its history as a chart; below, the computers' own
+// ladder for the same choice (bot_ladder.js).
 
 import { ApiError, getGames, getLeaderboard, getPlayerRatings } from "./api.js";
+import { showBotLadder } from "./bot_ladder.js";
 import { svg, W } from "./charts.js";
 import { currentLang, t } from "./i18n.js";
 import { el, errorText, initPage, showMessage } from "./ui.js";
@@ -68,6 +70,11 @@ async function show(g, seats) {
     if (!board.players.length && !board.mine) body.append(el("tr", {}, el("td", { colspan: "4", text: t("rating.none") })));
     table.append(body);
     await showMine(g, board.class);
+  } catch (err) {
+    fail(err);
+  }
+  try {
+    await showBotLadder(g.key, name, seats);
   } catch (err) {
     fail(err);
   }
