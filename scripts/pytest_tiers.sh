@@ -27,15 +27,23 @@ if [ "$SERVICES" = after ]; then
 fi
 
 log=$(mktemp "${TMPDIR:-/tmp}/spillebord-services-XXXXXX")
-# A background job of a script starts with SIGINT ignored, and Python then never turns
-# Ctrl-C into KeyboardInterrupt: put the handler back before pytest starts.  Its cache
-# is off: two pytest runs writing .pytest_cache at once would race.
-"$BIN/python" -c 'import signal, sys, pytest
+# Both runs are background jobs, so that a trap runs at once (bash runs it only after a
+# foreground job has ended).  A background job of a script starts with SIGINT ignored,
+# and Python then never turns Ctrl-C into KeyboardInterrupt: put the handler back before
+# pytest starts.  The services run's cache is off: two runs writing .pytest_cache at once
+# would race.
+pytest_bg() {  # exec: the job's pid is pytest's own, so a signal reaches it
+  exec "$BIN/python" -c 'import signal, sys, pytest
 signal.signal(signal.SIGINT, signal.default_int_handler)
-sys.exit(pytest.main(sys.argv[1:]))' -m services -p no:cacheprovider "$@" >"$log" 2>&1 &
+sys.exit(pytest.main(sys.argv[1:]))' "$@"
+}
+pytest_bg -m services -p no:cacheprovider "$@" >"$log" 2>&1 &
 svc=$!
-stopped() {  # $1: also send the services run SIGINT (Ctrl-C reaches it by itself)
-  [ "$1" = send ] && kill -INT "$svc" 2>/dev/null
+pytest_bg "${REST[@]}" "$@" &
+others=$!
+stopped() {  # $1: send both runs SIGINT too (Ctrl-C in a terminal reaches them itself)
+  [ "$1" = send ] && kill -INT "$svc" "$others" 2>/dev/null
+  wait "$others" 2>/dev/null
   wait "$svc" 2>/dev/null
   echo "---- the services tier (interrupted):"
   tail -40 "$log"
@@ -45,7 +53,7 @@ stopped() {  # $1: also send the services run SIGINT (Ctrl-C reaches it by itsel
 trap 'stopped wait' INT
 trap 'stopped send' TERM
 
-"$BIN/pytest" "${REST[@]}" "$@"
+wait "$others"
 rest=$?
 wait "$svc"
 services=$?
