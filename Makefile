@@ -90,15 +90,14 @@ check: install-dev lock-check jscheck
 	$(BIN)/mypy
 	$(BIN)/pytest -m "$(FAST)" -n 2
 
-# Every tier but services in one pytest-xdist run: --dist loadfile keeps a file's tests on
-# one worker (its module server starts once); --no-loadscope-reorder starts the files in
-# tests/conftest.py's order (longest chains first: browser, server, research, then the
-# fast tier).  Then the services tests (tests/scale: PostgreSQL, Redis, nginx) on their
-# own, since they time real fail-overs: beside the browser tests on a 2-core machine
-# their timings are not yet shown to hold (issue 30; docs/testing.md).
+# Every tier at once (scripts/pytest_tiers.sh): the services tests (tests/scale: real
+# PostgreSQL, Redis, nginx, worker processes; mostly waiting on starts and fail-overs) in
+# a pytest of their own, one at a time, BESIDE one pytest-xdist run of every other tier
+# (--dist loadfile keeps a file's tests on one worker, so its module server starts once;
+# --no-loadscope-reorder starts the files in tests/conftest.py's order, longest chains
+# first).  SERVICES=after runs the services tests after the rest (docs/testing.md).
 pytest: install-test $(WARM)
-	$(BIN)/pytest -m "not services" -n $(JOBS) --dist loadfile --no-loadscope-reorder
-	$(BIN)/pytest -m services
+	BIN=$(BIN) JOBS=$(JOBS) bash scripts/pytest_tiers.sh
 
 test: system-deps install-test lint jscheck pytest
 

@@ -58,9 +58,9 @@ for round in $(seq "$rounds"); do
   if [ "$mode" = each ]; then
     for tier in server browser services research; do
       step "$tier tier alone (-n $JOBS)" .venv/bin/pytest -q -p no:cacheprovider -m "$tier" \
-        -n "$JOBS" --dist loadgroup --no-loadscope-reorder
+        -n "$JOBS" --dist loadfile --no-loadscope-reorder
     done
   fi
-  step "every tier, make pytest (-n $JOBS)" .venv/bin/pytest -q -p no:cacheprovider \
-    -n "$JOBS" --dist loadgroup --no-loadscope-reorder
+  step "every tier, make pytest (-n $JOBS)" env JOBS="$JOBS" bash scripts/pytest_tiers.sh \
+    -p no:cacheprovider
 done

@@ -12,10 +12,12 @@ and the run's header says so.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import resource
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -27,7 +29,11 @@ TIERS = {"browser": "browser", "scale": "services", "server": "server",
 RESEARCH_MODULES = ("pettingzoo", "gymnasium", "pyspiel", "ray", "pyarrow", "matplotlib")
 RESEARCH = all(find_spec(name) is not None for name in RESEARCH_MODULES)
 # A process a test started has this long to end after the last fixture is torn down.
-LEAK_GRACE = 10.0
+# The wait ends as soon as none is left, so it costs a passing run nothing; 10 s ran out
+# at load ≈ 30 for a server's compute processes still exiting (issue 30, session 10).
+LEAK_GRACE = 60.0
+# Where each test's wall and CPU seconds go when set (scripts/test_times.py reads them).
+TIMES_ENV = "SPILLEBORD_TEST_TIMES"
 
 
 def pytest_report_header() -> str | None:
@@ -124,3 +130,36 @@ def no_leaked_processes() -> Iterator[None]:
             os.kill(pid, signal.SIGKILL)
     assert not left, "processes the tests started outlived them: " + "; ".join(
         f"{pid} {cmd}" for pid, cmd in sorted(left.items()))
+
+
+# -- where the time goes (docs/testing.md, "Timing the tiers") -----------------------------
+def _cpu() -> tuple[float, float]:
+    """CPU seconds (user + sys) of this process and of the children it has waited for."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, None, None]:
+    """With SPILLEBORD_TEST_TIMES=DIR, one JSON line per test (setup, call and teardown
+    together) in DIR/<xdist worker>.jsonl: wall seconds, this process's CPU seconds and
+    its waited-for children's (a module server's CPU lands on the test whose teardown
+    stops it: add a file's tests up)."""
+    out = os.environ.get(TIMES_ENV)
+    if not out:
+        yield
+        return
+    wall, (me, kids) = time.monotonic(), _cpu()
+    yield
+    wall, (me2, kids2) = time.monotonic() - wall, _cpu()
+    record = {"test": item.nodeid, "file": item.nodeid.split("::")[0],
+              "wall": round(wall, 3), "cpu": round(me2 - me, 3),
+              "children": round(kids2 - kids, 3),
+              "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"),
+              "marks": sorted({m.name for m in item.iter_markers()} & {
+                  "slow", "browser", "services", "server", "research"})}
+    path = Path(out) / f"{record['worker']}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as f:
+        f.write(json.dumps(record) + "\n")

@@ -227,6 +227,10 @@ class Worker(OnLoopback):
     # too short at load ≈ 25 on 2 cores, issue 30); it never slows a passing run.
     def start(self, timeout: float = 180.0, warm: bool = True) -> Worker:
         """Start the process; wait until it listens and (``warm``) is past its warm-up."""
+        return self.launch().wait_started(timeout, warm)
+
+    def launch(self) -> Worker:
+        """Start the process and return at once (``wait_started`` waits for it)."""
         self.log = self.log or Path(tempfile.mkstemp(prefix="spillebord-worker-",
                                                      suffix=".log")[1])
         out = self.log.open("ab")
@@ -237,6 +241,10 @@ class Worker(OnLoopback):
             env={**os.environ, **self.env}, stdout=out, stderr=subprocess.STDOUT,
             cwd=ROOT)
         out.close()
+        return self
+
+    def wait_started(self, timeout: float = 180.0, warm: bool = True) -> Worker:
+        """Wait until the launched process listens and (``warm``) is past its warm-up."""
         wait_port(self.port, timeout, self.proc)
         if warm:  # a slow warm-up on a loaded machine is slowness, not a failure
             wait_warm(self.port, max(timeout, 240.0), self.proc)
@@ -279,10 +287,15 @@ class Workers:
 
     @classmethod
     def start(cls, n: int, env: dict[str, str], app: str = Worker.app) -> Workers:
+        """Start ``n`` workers together (as a deployment's do: their migrations wait for
+        one another on PostgreSQL's advisory lock), then wait until each is warm — one
+        worker's start no longer waits for the one before."""
         ws = cls([Worker(free_port(), env, app=app) for _ in range(n)])
         try:
             for w in ws.items:
-                w.start()
+                w.launch()
+            for w in ws.items:
+                w.wait_started()
         except BaseException:
             ws.stop()
             raise

@@ -17,12 +17,15 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select
 from tests.server.live import Client, LiveServer, play_randomly
 from typer.testing import CliRunner
 
 from spillebord.cli.main import app
 from spillebord.research.live import AgentError, LiveAgent, pettingzoo_policy, view_policy
 from spillebord.research.table import jomfru_env
+from spillebord.server.infra.storage.engine import make_engine
+from spillebord.server.infra.storage.models import rated_matches
 
 PASSWORD = "en lang nok adgangskode 42"
 SPACES = jomfru_env(2)
@@ -173,6 +176,23 @@ async def test_bad_url_policy_and_credentials_are_clear_errors(server: LiveServe
         "error: signing in as 'Ingen' was refused: bad_sign_in: the name or the password is wrong"]
 
 
+async def looked_at(server: LiveServer, match_id: str, timeout: float = 30) -> None:
+    """Wait until the players' rater (it looks once a second) has marked ``match_id``
+    as looked at (``rated_matches``: rated or not, decided once)."""
+    engine = make_engine(server.settings.db_url)
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            with engine.connect() as conn:
+                if conn.execute(select(rated_matches.c.match_id).where(
+                        rated_matches.c.match_id == match_id)).first() is not None:
+                    return
+            assert time.monotonic() < deadline, f"the rater never looked at {match_id}"
+            await asyncio.sleep(0.1)
+    finally:
+        engine.dispose()
+
+
 async def test_two_bot_accounts_are_on_the_ladder_and_not_in_the_players_ratings(
         server: LiveServer) -> None:
     async with (LiveAgent(server.http, view_policy(first_legal), "Astrid", PASSWORD) as a,
@@ -195,7 +215,7 @@ async def test_two_bot_accounts_are_on_the_ladder_and_not_in_the_players_ratings
             break
         await asyncio.sleep(0.3)
     assert {a.player_id, b.player_id} <= {e["player_id"] for e in entries}
-    await asyncio.sleep(2.5)  # the players' rater looks once a second
+    await looked_at(server, made["match_id"])  # the players' rater has decided
     async with httpx.AsyncClient(base_url=server.http) as http:
         for who in (a, b):
             rated = (await http.get(f"/api/players/{who.player_id}/ratings")).json()
