@@ -9,22 +9,34 @@ the turn limit with tied teams counts ½.  Wilson 95 % intervals over the games.
 
 ``match(game, learned, opponent, games)`` → a ``MatchResult``; games run in worker
 processes (``workers``), each game with its own ``random.Random`` so a run with bots
-that have no time budget is reproducible.
+that have no time budget is reproducible.  ``main()`` is ``scripts/eval_learned.py``.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import math
 import multiprocessing
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
+
 from spillebord import bots, games
-from spillebord.research.learned import load_bot
+from spillebord.research.learned import MlpPolicy, agent_path, load_bot
 
 SEATS = 4
 
@@ -142,3 +154,52 @@ def match(game: str, path: Path, opponent: str, games_: int, *, seed: int = 1,
                 advance(score)
     return MatchResult(game, str(path), opponent, games_, wins, halves, seed, cpu,
                        time.perf_counter() - wall)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """The command line of ``scripts/eval_learned.py``: one match per opponent, a row
+    of docs/research.md's table each."""
+    parser = argparse.ArgumentParser(
+        description="Evaluate a learned baseline against Spillebord's bots.")
+    parser.add_argument("game", help="gammel_jomfru or kugler")
+    parser.add_argument("--opponents", default="random,L1,L2,L3",
+                        help="bot specs, comma-separated (default random,L1,L2,L3)")
+    parser.add_argument("--games", type=int, default=400, help="games per opponent (even)")
+    parser.add_argument("--seed", type=int, default=1, help="first deal number")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes")
+    parser.add_argument("--policy", type=Path, default=None,
+                        help="the policy file (default: the shipped one)")
+    parser.add_argument("--json", type=Path, default=None, help="append results here")
+    args = parser.parse_args(argv)
+    path = args.policy or agent_path(args.game, SEATS)
+    meta = MlpPolicy.load(path).meta
+    console = Console()
+    console.print(f"{path}: seed {meta.get('seed')}, {meta.get('steps', 0):,} steps, "
+                  f"{meta.get('cpu_seconds')} CPU s of training")
+    rows = []
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TextColumn("{task.fields[note]}"),
+                  console=console) as progress:
+        for spec in args.opponents.split(","):
+            task = progress.add_task(f"learned vs {spec}", total=args.games, note="")
+            scores: list[float] = []
+
+            def advance(score: float, task: TaskID = task, scores: list[float] = scores) -> None:
+                scores.append(score)
+                progress.update(task, advance=1,
+                                note=f"{sum(scores) / len(scores):.3f}")
+
+            result = match(args.game, path, spec, args.games, seed=args.seed,
+                           workers=args.workers, advance=advance)
+            rows.append(result.to_json())
+    for r in rows:
+        console.print(f"| learned vs {r['opponent']} | {r['games']} | {r['rate']:.3f} "
+                      f"({r['ci_low']:.3f}–{r['ci_high']:.3f}) | {r['wins']} won, "
+                      f"{r['halves']} tied | {r['cpu_seconds']:.0f} CPU s, "
+                      f"{r['wall_seconds']:.0f} s wall |")
+    if args.json:
+        with args.json.open("a") as f:
+            for r in rows:
+                f.write(json.dumps({**r, "policy_seed": meta.get("seed"),
+                                    "policy_steps": meta.get("steps")}) + "\n")
+

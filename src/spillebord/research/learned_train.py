@@ -131,7 +131,8 @@ def sample_positions(env: SeatEnv, count: int, seed: int) -> tuple[np.ndarray, n
     """``count`` observations and masks of the learner, from random play in ``env``."""
     rng = random.Random(seed)
     obs, _ = env.reset(seed=seed)
-    observations, masks = [], []
+    observations: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
     while len(observations) < count:
         mask = env.action_masks()
         observations.append(obs)
@@ -231,8 +232,10 @@ def main(game: str, argv: Sequence[str] | None = None) -> None:
         task = progress.add_task(f"{game} seed {args.seed}", total=args.steps, note="")
 
         def report(steps: int, games: int, share: float) -> None:
-            progress.update(task, completed=steps,
-                            note=f"{games:,} games, recent results > 0: {share:.3f}")
+            note = f"{games:,} games, recent share won: {share:.3f}"
+            progress.update(task, completed=steps, note=note)
+            if not console.is_terminal:  # a log file: one line a chunk
+                console.print(f"{steps:,} steps, {time.process_time():.0f} CPU s, {note}")
 
         policy = train(recipe, steps=args.steps, seed=args.seed, out=args.out,
                        cpu_minutes=args.cpu_minutes, wall_minutes=args.wall_minutes,
