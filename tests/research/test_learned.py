@@ -22,7 +22,7 @@ from spillebord.research.learned import (
     pettingzoo_policy,
     shipped,
 )
-from spillebord.research.learned_env import SeatEnv, kugler_progress
+from spillebord.research.learned_env import POTENTIALS, SeatEnv, jomfru_cards, kugler_progress
 from spillebord.research.learned_eval import match, side_score, wilson
 from spillebord.research.table import jomfru_env
 
@@ -155,21 +155,36 @@ def test_seat_env_is_seeded_and_refuses_illegal_actions() -> None:
     assert a.state is before
 
 
-def test_kugler_shaping_is_potential_based() -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_shaping_is_potential_based(game: str) -> None:
     """Between the learner's decisions the shaping is Φ(next) − Φ(now), Φ = 0 at the end,
     so an episode's shaped rewards add up to the result − Φ(start)."""
-    env = SeatEnv("kugler", 4, ("L2",), shaping=1.0)
-    env.reset(seed=2)
-    assert env.state is not None
-    start = kugler_progress(env.state, env.learner[0])
-    rng = random.Random(0)
-    total, done, info = 0.0, False, {}
-    while not done:
-        legal = np.flatnonzero(env.action_masks()).tolist()
-        _, r, done, _, info = env.step(rng.choice(legal))
-        total += r
-    assert total == pytest.approx(info["result"] - start, abs=1e-9)
-    assert -1 < start < 1
+    env = SeatEnv(game, 4, ("L1",), shaping=1.0)
+    potential = POTENTIALS[game]
+    for seed in range(3):
+        env.reset(seed=seed)
+        assert env.state is not None
+        start = potential(env.state, env.learner[0])
+        rng = random.Random(seed)
+        total, done, info = 0.0, False, {}
+        while not done:
+            legal = np.flatnonzero(env.action_masks()).tolist()
+            _, r, done, _, info = env.step(rng.choice(legal))
+            total += r
+        assert total == pytest.approx(info["result"] - start, abs=1e-9)
+        assert -1 < start < 1
+
+
+def test_potentials_read_the_public_table() -> None:
+    jomfru = games.load("gammel_jomfru").new(deal=1, seats=4)
+    assert jomfru_cards(jomfru, 0) == pytest.approx(0.0, abs=1 / 52)  # 13 cards each
+    kugler = games.load("kugler").new(deal=1, seats=4)
+    assert kugler_progress(kugler, 0) == 0.0  # every marble in its start area
+    for state in (jomfru, kugler):  # a resample (other hidden cards) changes nothing
+        other = state.resample(0, random.Random(5))
+        for seat in range(4):
+            assert POTENTIALS[state.game.key](other, seat) == \
+                POTENTIALS[state.game.key](state, seat)
 
 
 def test_side_score_and_wilson() -> None:

@@ -15,8 +15,9 @@ Observation and mask are exactly the PettingZoo table env's for the seat to move
 (``codec.observe(view)``, ``codec.actions(view, legal)``: the view only, never a hidden
 card).  Reward at the end: +1 won, −1 lost, 0 otherwise (``codec.reward``), plus
 optional shaping ``shaping × (Φ(next) − Φ(now))`` between the learner's decisions, with
-Φ a public-board potential (``POTENTIALS``) and Φ = 0 at the end (potential-based
-shaping: it leaves the best policy unchanged; used for Kugler og Jokere's long games).
+Φ a public potential (``POTENTIALS``: Gammel Jomfru's cards held against the others',
+Kugler og Jokere's board progress) and Φ = 0 at the end (potential-based shaping: it
+leaves the best policy unchanged, and gives the sparse ±1 a signal between decisions).
 An index outside the mask raises ``ValueError`` and changes nothing.
 """
 
@@ -57,7 +58,17 @@ def kugler_progress(state: State, seat: int) -> float:
     return (own - others) / 1000.0  # ten marbles home ≈ 10 × 100
 
 
-POTENTIALS: dict[str, Potential] = {"kugler": kugler_progress}
+def jomfru_cards(state: State, seat: int) -> float:
+    """Gammel Jomfru: the other seats' mean number of cards held minus the seat's own
+    (face-down and face-up counts are public), / 52: the last to hold cards loses."""
+    from spillebord.games.gammel_jomfru.state import JomfruState
+
+    assert isinstance(state, JomfruState)
+    others = [state.cards_held(s) for s in range(state.seats) if s != seat]
+    return (sum(others) / len(others) - state.cards_held(seat)) / 52
+
+
+POTENTIALS: dict[str, Potential] = {"gammel_jomfru": jomfru_cards, "kugler": kugler_progress}
 
 
 class SeatEnv(gymnasium.Env[np.ndarray, np.int64]):

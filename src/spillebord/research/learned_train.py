@@ -64,8 +64,9 @@ class Recipe:
 
 
 RECIPES: dict[str, Recipe] = {
-    # mostly forced moves: the env asks only where there is a choice (≈ 1 step in 20)
-    "gammel_jomfru": Recipe("gammel_jomfru"),
+    # mostly forced moves: the env asks only where there is a choice (≈ 1 step in 20);
+    # the cards held against the others' as potential-based shaping
+    "gammel_jomfru": Recipe("gammel_jomfru", shaping=1.0),
     # long games (≈ 200 turns): the public board's progress as potential-based shaping
     "kugler": Recipe("kugler", opponents=("random", "L1", "L2", "self"), shaping=1.0,
                      net=(128, 64), steps=400_000),
