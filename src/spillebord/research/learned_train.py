@@ -194,10 +194,9 @@ def train(recipe: Recipe, *, steps: int | None = None, seed: int = 1,
         for env in envs:
             env.set_self(snapshot)
         if report is not None:
-            results = [r for env in envs for r in env.results]
-            recent = results[-2000:]
+            recent = [r for env in envs for r in env.results[-250:]]  # each env's latest
             share = sum(r > 0 for r in recent) / len(recent) if recent else 0.0
-            report(int(model.num_timesteps), len(results), share)
+            report(int(model.num_timesteps), sum(len(env.results) for env in envs), share)
     games = sum(len(env.results) for env in envs)
     meta = {**meta_base, "steps": int(model.num_timesteps), "games": games,
             "cpu_seconds": round(time.process_time() - cpu0, 1),
