@@ -3,7 +3,7 @@
 #   make test   install everything the tests need (Python packages, Debian packages
 #               chromium, postgresql, redis-server, nginx, nodejs, npm; the npm packages of
 #               package-lock.json) and run ruff, mypy, the JS checks (tsc, eslint, node
-#               tests), pytest and the learned baselines' smoke test (in .venv-learn)
+#               tests), the learned baselines' smoke test (in .venv-learn) and pytest
 # Every Python package comes from uv.lock (exact versions with hashes, made by uv from
 # pyproject.toml's ranges); `make lock` refreshes it on purpose (docs/dependencies.md).
 # The learning environment (.venv-learn: torch, Stable-Baselines3) is locked apart, in
@@ -103,7 +103,7 @@ pytest: install-test $(WARM)
 	$(BIN)/pytest -m "not services" -n $(JOBS) --dist loadfile --no-loadscope-reorder
 	$(BIN)/pytest -m services
 
-test: system-deps install-test lint jscheck pytest learn-smoke
+test: system-deps install-test lint jscheck learn-smoke pytest
 
 # The learned baselines' training environment (docs/research.md, "Learned baselines"):
 # torch (the CPU wheel on disk in $(WHEELS), never PyPI's CUDA build), Stable-Baselines3
