@@ -125,7 +125,7 @@ install-learn: $(LEARN)/.installed
 # Trains both games for a few seconds and checks the numpy export against torch (the
 # kernels warmed first: numba's cache in src/ serves .venv-learn too).
 learn-smoke: install-learn $(WARM)
-	$(LEARN)/bin/python -m pytest tests/learn -p no:cacheprovider -W ignore::pytest.PytestConfigWarning
+	$(LEARN)/bin/python -m pytest tests/learned -p no:cacheprovider -W ignore::pytest.PytestConfigWarning
 
 # Refresh requirements/learn.txt (after `make lock`, or to move torch/SB3 on purpose).
 lock-learn: $(UV)

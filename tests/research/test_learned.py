@@ -1,6 +1,6 @@
 """The learned baselines without torch (docs/research.md, "Learned baselines"): the
 numpy policy file, the shipped agents as bots, the training env ``SeatEnv`` and the
-match code of the published table.  Training itself (torch) is tested in tests/learn,
+match code of the published table.  Training itself (torch) is tested in tests/learned,
 in the learning environment (``make learn-smoke``)."""
 
 from __future__ import annotations
