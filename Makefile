@@ -3,9 +3,11 @@
 #   make test   install everything the tests need (Python packages, Debian packages
 #               chromium, postgresql, redis-server, nginx, nodejs, npm; the npm packages of
 #               package-lock.json) and run ruff, mypy, the JS checks (tsc, eslint, node
-#               tests) and pytest
+#               tests), the learned baselines' smoke test (in .venv-learn) and pytest
 # Every Python package comes from uv.lock (exact versions with hashes, made by uv from
 # pyproject.toml's ranges); `make lock` refreshes it on purpose (docs/dependencies.md).
+# The learning environment (.venv-learn: torch, Stable-Baselines3) is locked apart, in
+# requirements/learn.txt (`make lock-learn`).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -18,7 +20,8 @@ SYNC   := UV_PROJECT_ENVIRONMENT=$(VENV) UV_PYTHON_DOWNLOADS=never $(UV) sync --
           --python $(PYTHON) --quiet
 
 .PHONY: run test check install install-dev install-research install-test system-deps \
-        lint typecheck jscheck pytest bench lock lock-check warm clean
+        lint typecheck jscheck pytest bench lock lock-check warm clean install-learn \
+        learn-smoke lock-learn
 
 # The installer, pinned with hashes in requirements/uv.txt.
 $(UV): requirements/uv.txt
@@ -99,10 +102,40 @@ check: install-dev lock-check jscheck
 pytest: install-test $(WARM)
 	BIN=$(BIN) JOBS=$(JOBS) bash scripts/pytest_tiers.sh
 
-test: system-deps install-test lint jscheck pytest
+test: system-deps install-test lint jscheck learn-smoke pytest
+
+# The learned baselines' training environment (docs/research.md, "Learned baselines"):
+# torch (the CPU wheel on disk in $(WHEELS), never PyPI's CUDA build), Stable-Baselines3
+# and sb3-contrib, every package locked with hashes in requirements/learn.txt and
+# installed by pip into its own venv, apart from .venv; the project's src is put on its
+# path (a .pth file), so it runs this checkout.
+LEARN  ?= .venv-learn
+WHEELS ?= /opt/wheels
+$(LEARN)/.installed: requirements/learn.txt
+	$(PYTHON) -m venv $(LEARN)
+	$(LEARN)/bin/python -m pip install --quiet --disable-pip-version-check \
+	    --require-hashes --find-links $(WHEELS) -r requirements/learn.txt
+	echo "$(CURDIR)/src" > "$$($(LEARN)/bin/python -c \
+	    'import sysconfig; print(sysconfig.get_paths()["purelib"])')/spillebord-src.pth"
+	touch $@
+
+install-learn: $(LEARN)/.installed
+
+# Trains both games for a few seconds and checks the numpy export against torch (the
+# kernels warmed first: numba's cache in src/ serves .venv-learn too).
+learn-smoke: install-learn $(WARM)
+	$(LEARN)/bin/python -m pytest tests/learned -p no:cacheprovider -W ignore::pytest.PytestConfigWarning
+
+# Refresh requirements/learn.txt (after `make lock`, or to move torch/SB3 on purpose).
+lock-learn: $(UV)
+	$(UV) export --frozen --all-extras --no-hashes --no-emit-project \
+	    --format requirements-txt --quiet > $(TOOLS)/learn-constraints.txt
+	$(UV) pip compile --quiet --python-version 3.11 --generate-hashes \
+	    --find-links $(WHEELS) --constraint $(TOOLS)/learn-constraints.txt \
+	    --output-file requirements/learn.txt pyproject.toml requirements/learn.in
 
 bench: install-test
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) $(TOOLS) .mypy_cache .ruff_cache .pytest_cache node_modules
+	rm -rf $(VENV) $(LEARN) $(TOOLS) .mypy_cache .ruff_cache .pytest_cache node_modules
