@@ -50,7 +50,9 @@ def pytest_ignore_collect(collection_path: Path) -> bool | None:
         return True
     # A test file of another tier that drives the research adapters (the bot client
     # seats a PettingZoo policy) needs the extra too.
-    if collection_path.suffix == ".py" and collection_path.name.startswith("test_"):
+    # (tests/learned runs in .venv-learn, without the extra, and decides for itself.)
+    if (collection_path.suffix == ".py" and collection_path.name.startswith("test_")
+            and collection_path.parent.name != "learned"):
         text = collection_path.read_text(encoding="utf-8")
         return True if "from spillebord.research" in text else None
     return None
