@@ -86,6 +86,38 @@ async def wait_up(base: str) -> None:
     raise RuntimeError("server did not start")
 
 
+def children_cpu(pid: int) -> float:
+    """CPU seconds of the server's child processes (its bot and solver workers)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+async def wait_settled(pid: int, quiet: float = 0.05, longest: float = 240.0) -> float:
+    """Until the server's start-up work in its worker processes is over (both trees
+    have ≈ 15 s of it after ``/readyz`` on a fresh database: the new tree chooses the
+    week's daily deals, the old one warmed its workers after answering ready): their
+    CPU below ``quiet`` of a core over two seconds.  Measured beside it, the server
+    shared the two cores with it, differently in each tree.  The seconds waited."""
+    start = time.perf_counter()
+    before = children_cpu(pid)
+    while time.perf_counter() - start < longest:
+        await asyncio.sleep(2.0)
+        now = children_cpu(pid)
+        if now - before < 2.0 * quiet:
+            break
+        before = now
+    return time.perf_counter() - start
+
+
 async def new_match(http: httpx.AsyncClient, game: str) -> tuple[str, str]:
     r = await http.post("/api/matches", json={"game": game})
     r.raise_for_status()
@@ -315,6 +347,7 @@ async def run(args: argparse.Namespace, src: str = "") -> dict[str, Any]:
         proc = start_server(port, str(Path(tmp) / "bench.db"), src)
         try:
             await wait_up(base)
+            settled = await wait_settled(proc.pid) if args.settle else 0.0
             if args.warmup > 0:  # untimed: first-call costs, caches, SQLite file growth
                 warm = argparse.Namespace(**{**vars(args), "seconds": args.warmup})
                 await play_phase(base, ws_base, proc.pid, warm, 0)
@@ -352,7 +385,7 @@ async def run(args: argparse.Namespace, src: str = "") -> dict[str, Any]:
     return {
         "game": args.game, "clients": args.clients, "deflate": COMPRESSION[0] is not None,
         "cpus": os.cpu_count(), "load_avg_1min": round(os.getloadavg()[0], 2),
-        "phases": phases,
+        "settled_s": round(settled, 1), "phases": phases,
         "flood_to_echo": round(flood["actions_per_s"] / max(1, echo["actions_per_s"]), 2),
         "cpu_cost_vs_echo": round(echo["server_cpu_us_per_action"]
                                   / max(1, flood["server_cpu_us_per_action"]), 2),
@@ -373,7 +406,8 @@ def compare(args: argparse.Namespace) -> None:
             cells = "  ".join(f"{p['mode']} {p['server_cpu_us_per_action']} µs "
                               f"(loop {p['loop_us']}, threads {p['threads_us']})"
                               for p in result["phases"])
-            print(f"round {k + 1} {name:>6}: load {result['load_avg_1min']}  {cells}",
+            print(f"round {k + 1} {name:>6}: load {result['load_avg_1min']} (settled "
+                  f"{result['settled_s']} s)  {cells}",
                   flush=True)
     modes = [p["mode"] for p in runs["now"][0]["phases"]]
     print(f"medians over {args.rounds} runs each, server CPU µs per action "
@@ -413,6 +447,9 @@ def main() -> None:
                         "alternately, --rounds times each, and print CPU per action side "
                         "by side")
     p.add_argument("--rounds", type=int, default=3, help="with --before: runs of each tree")
+    p.add_argument("--no-settle", dest="settle", action="store_false",
+                   help="measure as soon as the server is ready, beside its workers' "
+                        "start-up work (before session 10's default)")
     args = p.parse_args()
     if args.quick:
         args.clients, args.seconds, args.rate, args.warmup = 20, 3.0, 200.0, 1.0

@@ -10,6 +10,9 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sqlite3
+import threading
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -108,6 +111,48 @@ async def test_writer_failure_runs_no_callback(tmp_path: Path) -> None:
     finally:
         await asyncio.to_thread(writer.close)
         engine.dispose()
+
+
+async def test_event_rows_commit_on_the_loop_and_wait_for_no_other_writer(
+        tmp_path: Path) -> None:
+    """SQLite: a batch of event rows is committed on the loop itself (no hand-over to
+    the writer thread); while another connection holds the write lock it goes to the
+    thread instead, which waits for the lock — the loop is never held up, and the
+    event is committed, in order, once the lock is free."""
+    path = tmp_path / "w.db"
+    engine = make_engine(f"sqlite:///{path}")
+    upgrade(engine)
+    with engine.begin() as conn:
+        conn.execute(insert(matches).values(id="m", game="posthus", flags={}, seats=1,
+                                            deal=1, status="running", created=now()))
+    writer = GroupWriter(engine)
+    loop_thread = threading.get_ident()
+    on_thread: list[bool] = []  # per committed batch: on the writer thread?
+    writer.observe = lambda _n, _s: on_thread.append(threading.get_ident() != loop_thread)
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        await writer.write([Repository.event_row("m", EventRow(1, "act", "8H c2", 0))])
+        assert on_thread == [False]  # committed on the loop
+        other.execute("BEGIN IMMEDIATE")  # another writer holds SQLite's write lock
+        done = asyncio.ensure_future(
+            writer.write([Repository.event_row("m", EventRow(2, "act", "9H c3", 0))]))
+        longest, last = 0.0, time.monotonic()
+        for _ in range(30):  # the loop runs on while the batch waits for the lock
+            await asyncio.sleep(0.01)
+            longest, last = max(longest, time.monotonic() - last), time.monotonic()
+        # (waiting for the lock on the loop would hold it for SQLite's 30-s busy timeout)
+        assert not done.done() and on_thread == [False] and longest < 5
+        other.execute("COMMIT")
+        await asyncio.wait_for(done, 30)
+        await writer.write([Repository.event_row("m", EventRow(3, "act", "TH c4", 0))])
+        assert on_thread == [False, True, False]  # the thread idle again: the loop
+    finally:
+        other.close()
+        await asyncio.to_thread(writer.close)
+    with engine.connect() as conn:
+        seqs = conn.exec_driver_sql("SELECT seq FROM actions ORDER BY seq").scalars().all()
+    engine.dispose()
+    assert seqs == [1, 2, 3]
 
 
 async def test_driver_level_insert_stores_what_core_stores(tmp_path: Path) -> None:

@@ -77,6 +77,10 @@ class Session:
         self.id = row.id
         self.game: Game = games.load(row.game)
         self.solitaire = self.game.is_solitaire
+        # Whether the game words its moves at all: the default ``Game.describe`` gives
+        # None for every action, so a game that keeps it (posthus) skips the calls —
+        # one per legal action of every position and one per event.
+        self.describes = type(self.game).describe is not Game.describe
         self.seats: list[SeatRow] = row.seat_rows
         self.events: list[EventRow] = []
         self.tally = Tally(row.created)  # the clock of ``events`` (events are only added)
@@ -145,6 +149,8 @@ class Session:
 
     def moves(self) -> dict[str, Any]:
         """The move facts of the legal actions, by text (games that describe moves)."""
+        if not self.describes:
+            return {}
         cache = self._moves_cache
         if cache is None or cache[0] != self.version:
             texts, _ = self.legal()
@@ -171,10 +177,11 @@ class Session:
         elif e.kind == "redo":
             self._advance(self.undone.pop(), nxt)
         # An undo is described as the move it takes back (from the state before that move).
-        facts = (self.game.describe(self._state, e.text, before) if e.kind == "undo"
-                 else self.game.describe(before, self.applied[-1], self._state))
-        if facts is not None:
-            self.facts[e.seq] = facts
+        if self.describes:
+            facts = (self.game.describe(self._state, e.text, before) if e.kind == "undo"
+                     else self.game.describe(before, self.applied[-1], self._state))
+            if facts is not None:
+                self.facts[e.seq] = facts
         self.events.append(e)
         self.tally.add(e.kind, e.text, e.time)
 

@@ -21,18 +21,56 @@ message show the same answer (``bot_reason``, ``turn``).
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from spillebord import bots
 
 if TYPE_CHECKING:
-    from spillebord.server.room.session import Session
+    from spillebord.core.protocol import State
+    from spillebord.server.infra.storage.repo import EventRow, MatchRow, SeatRow
 
 Who = tuple[str, dict[str, Any]]  # a bot's name and keyword options
 TURN_CHOICES = (30, 60, 120)  # the page's choices (docs/web.md); the API takes a range
 
 
-def table_bot(session: Session) -> Who:
+class Table(Protocol):
+    """What the rule reads of a room (room/session.py's ``Session``): the rule knows
+    the room by these facts only, so it sits below the room, not beside it."""
+
+    @property
+    def row(self) -> MatchRow: ...
+
+    @property
+    def seats(self) -> list[SeatRow]: ...
+
+    @property
+    def events(self) -> list[EventRow]: ...
+
+    @property
+    def state(self) -> State: ...
+
+    @property
+    def running(self) -> bool: ...
+
+    @property
+    def solitaire(self) -> bool: ...
+
+    @property
+    def full_since(self) -> float | None:
+        """When the table's last open seat was claimed (None: full from the start)."""
+        ...
+
+    @property
+    def away_since(self) -> dict[int, float]:
+        """Since when (monotonic clock) each seat has had no socket here."""
+        ...
+
+    def present(self, seat: int) -> bool:
+        """Whether the seat has a socket (on any worker)."""
+        ...
+
+
+def table_bot(session: Table) -> Who:
     """A bot of the table's level: the level of its first bot seat that has one, else
     the game's default level (the game's own first bot when it declares no levels)."""
     game = session.row.game
@@ -53,7 +91,7 @@ def table_bot(session: Session) -> Who:
     return (names[0] if names else "random"), {}
 
 
-def turn_started(session: Session) -> float:
+def turn_started(session: Table) -> float:
     """When the current turn started (wall clock, seconds since the epoch)."""
     s = session
     start = s.events[-1].time if s.events else s.row.created
@@ -61,11 +99,11 @@ def turn_started(session: Session) -> float:
     return max(began, s.full_since) if s.full_since is not None else began
 
 
-def table_full(session: Session) -> bool:
+def table_full(session: Table) -> bool:
     return all(seat.kind == "bot" or seat.token_hash is not None for seat in session.seats)
 
 
-def turn_left(session: Session) -> float | None:
+def turn_left(session: Table) -> float | None:
     """Seconds left of the turn of the seat to move (negative: run out), or None when
     no timer runs (no timer, finished, a bot's or a left seat's turn, seats open)."""
     s = session
@@ -79,7 +117,7 @@ def turn_left(session: Session) -> float | None:
     return turn_started(s) + limit - time.time()
 
 
-def controller(session: Session, seat: int | None) -> tuple[Who | None, float | None, str]:
+def controller(session: Table, seat: int | None) -> tuple[Who | None, float | None, str]:
     """Who plays ``seat`` now (a bot's name and options, or None for its human), when
     to look again (seconds; None = only when woken), and why a bot plays a human seat
     ("left", "timer", "away"; "" otherwise)."""
@@ -109,7 +147,7 @@ def controller(session: Session, seat: int | None) -> tuple[Who | None, float | 
     return table_bot(s), None, "away"
 
 
-def turn_json(session: Session) -> dict[str, Any] | None:
+def turn_json(session: Table) -> dict[str, Any] | None:
     """The turn timer as the seats see it: the seat, the timer's length and the
     milliseconds left when the message was made (the page counts down from its own
     receipt: no clock of the player's device is trusted)."""

@@ -60,6 +60,8 @@ class GroupWriter:
         self.engine = engine
         self._pg = _PgRows.for_engine(engine)
         self._insert = None if self._pg is not None else _RowInserter.for_engine(engine)
+        self._inline = _Inline.for_engine(engine, self._insert)
+        self._in_thread = 0  # hand-overs queued for the thread, not yet committed
         # Items are lists of requests: the event loop hands over everything submitted
         # in one loop iteration with a single put (one wake-up of this thread, not one
         # per action).
@@ -99,16 +101,51 @@ class GroupWriter:
             loop.call_soon(self._hand_over)
         return fut
 
-    def _hand_over(self) -> None:
+    def _hand_over(self, inline: bool = True) -> None:
+        """The requests of one loop iteration: committed right here when they are
+        event rows only, the database is a SQLite file and the thread has nothing in
+        hand (``_Inline``); to the writer thread otherwise."""
         with self._pending_lock:
             requests, self._pending = self._pending, []
-        if requests:
-            self._queue.put(requests)
+            idle = self._in_thread == 0
+        if not requests:
+            return
+        if inline and idle and self._inline is not None and self._commit_inline(requests):
+            return
+        with self._pending_lock:
+            self._in_thread += 1
+        self._queue.put(requests)
+
+    def _commit_inline(self, requests: list[_Request]) -> bool:
+        """Commit ``requests`` on this (the event loop's) thread; False: not done, nothing
+        written — the writer thread takes them (it retries, and reports a failure)."""
+        assert self._inline is not None
+        rows: list[dict[str, Any]] = []
+        loop = requests[0][2]
+        for ops, _fut, req_loop, _cb in requests:
+            if req_loop is not loop or self.fence is not None:
+                return False
+            for op in ops:
+                if not isinstance(op, dict):  # a game's end, chat lines: the thread
+                    return False
+                rows.append(op)
+        start = time.perf_counter()
+        if not self._inline.commit(rows):
+            return False
+        self.batches += 1
+        self.requests += len(requests)
+        self.health.succeeded()
+        if self.observe is not None:
+            self.observe(len(requests), time.perf_counter() - start)
+        _done_all([(fut, on_commit) for _ops, fut, _loop, on_commit in requests])
+        return True
 
     def close(self) -> None:
-        self._hand_over()
+        self._hand_over(inline=False)  # (called off the loop: the thread commits them)
         self._queue.put(None)
         self._thread.join(timeout=10)
+        if self._inline is not None:
+            self._inline.close()
 
     def _run(self) -> None:
         while True:
@@ -117,6 +154,7 @@ class GroupWriter:
                 self._drop_connection()
                 return
             batch = list(first)
+            items = 1
             stop = False
             while len(batch) < MAX_BATCH:
                 try:
@@ -127,7 +165,10 @@ class GroupWriter:
                     stop = True
                     break
                 batch.extend(item)
+                items += 1
             self._commit(batch)
+            with self._pending_lock:
+                self._in_thread -= items
             if stop:
                 self._drop_connection()
                 return
@@ -373,7 +414,7 @@ class _RowInserter:
                 processors.append((i, process))
         return cls(sql, [c.key for c in columns], processors)
 
-    def __call__(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+    def params(self, rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
         get, processors = self.get, self.processors
         params: list[tuple[Any, ...]] = []
         for row in rows:
@@ -381,7 +422,80 @@ class _RowInserter:
             for i, process in processors:
                 values[i] = process(values[i])
             params.append(tuple(values))
-        conn.exec_driver_sql(self.sql, params)
+        return params
+
+    def __call__(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+        conn.exec_driver_sql(self.sql, self.params(rows))
+
+
+class _Inline:
+    """A SQLite file: a batch of event rows committed on the event loop's own thread,
+    on a connection of its own, with the driver alone (the same SQL and values as
+    ``_RowInserter``).
+
+    Why not the thread: with SQLite in WAL mode and ``synchronous=NORMAL`` a commit is
+    a few writes into the page cache (tens of µs), while handing a batch to the thread
+    and back costs two wake-ups — the thread's and the loop's (its self-pipe) — and the
+    GIL passed each way, for every batch: at a paced 200 actions/s every action is a
+    batch of its own, and that was a third of the server's CPU an action
+    (docs/benchmarks/server.md, "Issue 26, session 10").  The commit still comes
+    before anything is applied or acknowledged.
+
+    It never waits for SQLite's write lock: the connection's busy timeout is 0, so
+    when another connection writes (a match being created, a sweep), SQLite answers
+    "busy" at once, nothing is written, and the batch goes to the thread, which waits
+    its turn as before."""
+
+    def __init__(self, engine: Engine, insert: _RowInserter) -> None:
+        self.engine = engine
+        self.insert = insert
+        self._fairy: Any = None  # the pool's connection, kept out of the pool
+        self._conn: Any = None  # its sqlite3 connection
+
+    @classmethod
+    def for_engine(cls, engine: Engine, insert: _RowInserter | None) -> _Inline | None:
+        url = engine.url
+        if (insert is None or url.get_backend_name() != "sqlite"
+                or engine.dialect.driver != "pysqlite"
+                or url.database in (None, "", ":memory:")):
+            return None
+        return cls(engine, insert)
+
+    def _connection(self) -> Any:
+        if self._conn is None:
+            self._fairy = self.engine.raw_connection()
+            conn = self._fairy.driver_connection
+            conn.execute("PRAGMA busy_timeout = 0")
+            self._conn = conn
+        return self._conn
+
+    def commit(self, rows: list[dict[str, Any]]) -> bool:
+        """Insert ``rows`` in one transaction; False: nothing written (busy, or failed)."""
+        try:
+            conn = self._connection()
+        except Exception:
+            log.debug("no connection for an inline commit", exc_info=True)
+            return False
+        try:
+            if rows:
+                conn.executemany(self.insert.sql, self.insert.params(rows))
+            conn.commit()
+        except Exception:
+            try:
+                conn.rollback()
+            except Exception:  # broken: a new connection next time
+                log.debug("inline rollback failed", exc_info=True)
+                self.close()
+            return False
+        return True
+
+    def close(self) -> None:
+        fairy, self._fairy, self._conn = self._fairy, None, None
+        if fairy is not None:
+            try:
+                fairy.close()
+            except Exception:  # already broken
+                log.debug("closing the inline connection failed", exc_info=True)
 
 
 def _done_all(done: list[tuple[asyncio.Future[None], OnCommit]]) -> None:
