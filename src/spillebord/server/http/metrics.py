@@ -220,6 +220,10 @@ class _Live(Collector):
                      "Announcements Redis refused (retried)"),
                     ("disconnects", stats.disconnects, "Redis connections lost")):
                 yield CounterMetricFamily(f"spillebord_redis_{name}", text, value=value)
+            yield CounterMetricFamily("spillebord_replica_event_reads", "Reads of a game's "
+                                      "newest events from the database by this worker's "
+                                      "copy of it (a gap, a reconnect, a take-over, a "
+                                      "socket's hello)", value=stats.event_reads)
 
 
 def _write_health(writer: GroupWriter | None) -> Iterator[Metric]:

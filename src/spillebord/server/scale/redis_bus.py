@@ -51,6 +51,7 @@ class BusStats:
     disconnects: int = 0
     reconnects: int = 0
     connected: bool = False
+    event_reads: int = 0  # a replica read a game's newest events from the database
 
 
 class RedisBus:

@@ -66,6 +66,7 @@ async def catch_up_unlocked(node: Node, match_id: str) -> int:
     session = node.rooms.sessions.get(match_id)
     if session is None:
         return 0
+    node.bus.stats.event_reads += 1
     events, status = await asyncio.to_thread(read_since, node.engine, match_id,
                                              session.version)
     if apply_missing(session, events, status):
