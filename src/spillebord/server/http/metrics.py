@@ -224,6 +224,11 @@ class _Live(Collector):
                                       "newest events from the database by this worker's "
                                       "copy of it (a gap, a reconnect, a take-over, a "
                                       "socket's hello)", value=stats.event_reads)
+            yield CounterMetricFamily("spillebord_replica_events_applied", "Events another "
+                                      "worker committed that this worker's copy of the "
+                                      "game applied from the message that shipped them "
+                                      "(the bus, a forwarded move's answer)",
+                                      value=stats.events_applied)
 
 
 def _write_health(writer: GroupWriter | None) -> Iterator[Metric]:

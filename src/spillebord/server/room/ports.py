@@ -16,9 +16,11 @@ import asyncio
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from spillebord.server.infra.storage.repo import EventRow
     from spillebord.server.infra.storage.writer import Op
 
 
@@ -31,8 +33,10 @@ class EventStore(Protocol):
 
 
 class Announcer(Protocol):
-    async def publish(self, match_id: str, version: int) -> None:
-        """Every socket of the match, on any worker, hears of ``version``."""
+    def announce(self, match_id: str, event: EventRow, finished: datetime | None) -> None:
+        """Every socket of the match, on any worker, hears of the committed ``event``
+        (``finished``: when it ended the game); the other workers get the event itself
+        and apply it from the message (infra/bus.py).  Never blocks."""
         ...
 
 

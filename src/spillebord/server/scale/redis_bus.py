@@ -1,22 +1,26 @@
 """``RedisBus``: the ``EventBus`` seam across worker processes, over Redis pub/sub.
 
-Every worker publishes ``"E <worker> <match> <version>"`` on one channel after each
-committed event and listens to the same channel (``"S <worker> <json>"`` messages carry
-which seats have sockets on which worker: presence.py; ``"N <worker> <topic> <arg>"``
-are notices — ``note`` — that something other than an event changed, e.g. a match's
-chat: the other workers read it then instead of polling).  Its own sockets are told at once
-(no round trip); the other workers hear it through Redis, first bring their copy of the
-match up to that version from the database (``catch_up``), then tell their sockets.
-Redis delivers the messages of one channel in the order it received them, and a match's
-versions are published in order under the match's lock, so every socket sees every
-event in order (a state message lists every event since the previous one it got).
+Every worker publishes ``"E <worker> <match> <version> <events>"`` on one channel after
+each committed event — the events themselves, as stored (scale/shipped.py: a JSON list,
+every event since the last message for that match) — and listens to the same channel
+(``"S <worker> <json>"`` messages carry which seats have sockets on which worker:
+presence.py; ``"N <worker> <topic> <arg>"`` are notices — ``note`` — that something other
+than an event changed, e.g. a match's chat: the other workers read it then instead of
+polling).  Its own sockets are told at once (no round trip); the other workers hear it
+through Redis, apply the events to their copy of the match from the message
+(``receive``), then tell their sockets.  Redis delivers the messages of one channel in
+the order it received them, and a match's versions are published in order under the
+match's lock, so every socket sees every event in order (a state message lists every
+event since the previous one it got).
 
-When Redis is unreachable the worker keeps serving its own sockets, logs it, counts it
-(``stats``), and retries with back-off: unsent announcements are kept (only the newest
-version per match matters) and sent on reconnect, and after a reconnect the worker
-catches up every match its sockets watch from the database, since it may have missed
-announcements meanwhile.  Nothing is dropped: the database is the truth, Redis only says
-"look again".
+A receiver reads the database only to fill a gap: a version it never got (the events of
+a message are missing or not the next ones, e.g. a newly watched match announced with
+its version only), and after a reconnect, for every match its sockets watch, since it
+may have missed announcements meanwhile.  When Redis is unreachable the worker keeps
+serving its own sockets, logs it, counts it (``stats``), and retries with back-off:
+unsent announcements are kept (at most ``KEEP`` events per match; beyond that only the
+newest, and the receiver reads the rest) and sent on reconnect.  Nothing is dropped: the
+database is the truth, and a message only spares the read.
 """
 
 from __future__ import annotations
@@ -28,19 +32,28 @@ import os
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from spillebord.server.infra.bus import Listener, Listeners
+from spillebord.server.infra.storage.repo import EventRow
+from spillebord.server.room import wire
+from spillebord.server.scale import shipped
 from spillebord.server.scale.presence import INTERVAL, WATCH, PresenceTable
+from spillebord.server.scale.shipped import Shipped
 
 log = logging.getLogger(__name__)
-CatchUp = Callable[[str, int], Awaitable[int]]  # (match, version seen) -> local version
+# (match, shipped events, the version announced) -> the local version: apply the events
+# that follow, read the database when the local copy is still behind the version
+Receive = Callable[[str, list[Shipped], int], Awaitable[int]]
+READ = 1 << 62  # "the version announced" that always makes the receiver read (reconnect)
 CHANNEL = "spillebord:events"
 STOP_TIMEOUT = 5.0  # seconds any close or shutdown step may take
 MAX_BACKOFF = 2.0
+KEEP = 256  # unsent events kept per match while Redis is away (then only the newest)
 
 
 @dataclass
@@ -52,6 +65,7 @@ class BusStats:
     reconnects: int = 0
     connected: bool = False
     event_reads: int = 0  # a replica read a game's newest events from the database
+    events_applied: int = 0  # shipped events a replica applied from the message
 
 
 class RedisBus:
@@ -61,12 +75,15 @@ class RedisBus:
         self.worker = worker or f"{os.getpid()}-{secrets.token_hex(4)}"
         self.stats = BusStats()
         self._listeners = Listeners(on_empty=self._forget_if_idle)
-        self._catch_up: CatchUp | None = None
+        self._receive: Receive | None = None
         self._holds: Callable[[str], bool] | None = None
         self._told: dict[str, int] = {}         # match -> newest version told locally
-        self._pending: dict[str, int] = {}      # match -> newest version not yet sent
+        # match -> (newest version, the events since the last message) not yet sent
+        self._pending: dict[str, tuple[int, list[dict[str, Any]]]] = {}
         self._wake = asyncio.Event()
         self._known: dict[str, int] = {}        # match -> newest version announced
+        self._inbox: dict[str, dict[int, Shipped]] = {}  # match -> events heard, by seq
+        self._unread: set[str] = set()  # matches to read (announcements may be lost)
         self._busy: dict[str, asyncio.Task[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = asyncio.Event()
@@ -95,12 +112,12 @@ class RedisBus:
         self._notes: set[tuple[str, str]] = set()
 
     # -- lifecycle ----------------------------------------------------------------------
-    def set_catch_up(self, fn: CatchUp, holds: Callable[[str], bool] | None = None) -> None:
-        """``fn(match, version)`` brings the local copy of ``match`` up to at least
-        ``version`` (from the database) and returns the local version; ``holds(match)``
-        says whether this worker keeps that match in memory (default: it has listeners).
-        """
-        self._catch_up = fn
+    def set_receive(self, fn: Receive, holds: Callable[[str], bool] | None = None) -> None:
+        """``fn(match, events, version)`` applies the shipped events to the local copy
+        of ``match``, reads the database if it is still behind ``version``, and returns
+        the local version; ``holds(match)`` says whether this worker keeps that match
+        in memory (default: it has listeners)."""
+        self._receive = fn
         self._holds = holds
 
     async def start(self, timeout: float = 10.0) -> None:
@@ -156,13 +173,22 @@ class RedisBus:
     def count(self, match_id: str) -> int:
         return self._listeners.count(match_id)
 
-    async def publish(self, match_id: str, version: int) -> None:
-        """Tell this worker's listeners now and queue the announcement for the others
-        (never blocks on Redis, never raises: the event is already committed)."""
-        self._notify(match_id, version)
+    def announce(self, match_id: str, event: EventRow, finished: datetime | None) -> None:
+        """Tell this worker's listeners now and queue the event for the others (never
+        blocks on Redis, never raises: the event is already committed)."""
+        self._notify(match_id, event.seq)
         if self.only_watched and not self.presence.watched_elsewhere(match_id):
             return  # nobody else has a socket on it
-        self._pending[match_id] = max(version, self._pending.get(match_id, 0))
+        self._queue(match_id, event.seq, [shipped.to_json(event, finished)])
+
+    def _queue(self, match_id: str, version: int, events: list[dict[str, Any]]) -> None:
+        """Keep ``events`` (ending at ``version``) for the next message of the match."""
+        pending = self._pending.get(match_id)
+        if pending is None:
+            self._pending[match_id] = (version, events)
+        elif version >= pending[0]:
+            kept = [*pending[1], *events]
+            self._pending[match_id] = (version, kept[-KEEP:])
         self._wake.set()
 
     async def send_direct(self, worker: str, payload: str) -> None:
@@ -234,9 +260,9 @@ class RedisBus:
                 try:
                     assert self._client is not None
                     async with self._client.pipeline(transaction=False) as pipe:
-                        for match_id, version in batch.items():
-                            pipe.publish(self.channel,
-                                         f"E {self.worker} {match_id} {version}")
+                        for match_id, (version, events) in batch.items():
+                            pipe.publish(self.channel, f"E {self.worker} {match_id} "
+                                                       f"{version} {wire.dumps(events)}")
                         if presence:
                             pipe.publish(self.channel,
                                          f"S {self.worker} {self.presence.snapshot()}")
@@ -249,9 +275,11 @@ class RedisBus:
                     self.stats.publish_failures += 1
                     log.warning("redis publish failed (%s); %d announcements kept, retrying",
                                 exc, len(batch))
-                    for match_id, version in batch.items():  # keep the newest of each
-                        self._pending[match_id] = max(version,
-                                                      self._pending.get(match_id, 0))
+                    for match_id, (version, events) in batch.items():  # keep them,
+                        later = self._pending.pop(match_id, None)  # in order
+                        self._pending[match_id] = (version, events[-KEEP:])
+                        if later is not None:
+                            self._queue(match_id, *later)
                     self._presence_dirty = self._presence_dirty or presence
                     self._notes |= notes
                     await asyncio.sleep(backoff)
@@ -323,8 +351,8 @@ class RedisBus:
                     self._presence_changed(match_id)
                     self._announce_current(match_id)
             return
-        parts = text.split(" ")
-        if len(parts) != 4 or parts[0] != "E" or not parts[3].isdigit():
+        parts = text.split(" ", 4)
+        if len(parts) < 4 or parts[0] != "E" or not parts[3].isdigit():
             log.warning("ignoring a malformed bus message %r", text[:80])
             return
         worker, match_id, version = parts[1], parts[2], int(parts[3])
@@ -332,6 +360,14 @@ class RedisBus:
         if worker == self.worker or not self._holding(match_id):
             return  # our own (listeners told when publishing), or a match we do not hold
         self._known[match_id] = max(version, self._known.get(match_id, 0))
+        if len(parts) == 5:  # without events (an older worker): the receiver reads
+            try:
+                events = shipped.many_from_json(wire.loads(parts[4]))
+            except wire.JSONDecodeError:
+                events = []
+            inbox = self._inbox.setdefault(match_id, {})
+            for item in events:
+                inbox[item.event.seq] = item
         self._schedule(match_id)
 
     def _announce_current(self, match_id: str) -> None:
@@ -339,9 +375,8 @@ class RedisBus:
                 or not self.presence.watched_elsewhere(match_id):
             return
         version = self.current(match_id)
-        if version is not None:
-            self._pending[match_id] = max(version, self._pending.get(match_id, 0))
-            self._wake.set()
+        if version is not None:  # the version only: the new watcher reads if behind
+            self._queue(match_id, version, [])
 
     def _holding(self, match_id: str) -> bool:
         if self._listeners.has(match_id):
@@ -354,11 +389,13 @@ class RedisBus:
         if match_id not in self._busy and not self._holding(match_id):
             self._known.pop(match_id, None)
             self._told.pop(match_id, None)
+            self._inbox.pop(match_id, None)
 
     def _resync_all(self) -> None:
-        # catch_up reads everything the database has beyond the local version, so one
-        # pass per watched match finds whatever was announced while we were away.
+        # A read of everything the database has beyond the local version, once per
+        # watched match, finds whatever was announced while we were away.
         for match_id in self._listeners.matches():
+            self._unread.add(match_id)
             self._schedule(match_id)
 
     def _schedule(self, match_id: str) -> None:
@@ -368,26 +405,38 @@ class RedisBus:
             self._busy[match_id] = asyncio.create_task(self._deliver(match_id))
 
     async def _deliver(self, match_id: str) -> None:
-        """Catch up until the local copy has every announced version, telling the
-        listeners each time it advanced.  A database that is briefly unreachable is
-        retried a bounded number of times; the next announcement retries again."""
+        """Apply what was heard until the local copy has every announced version,
+        telling the listeners each time it advanced.  A database that is briefly
+        unreachable (a gap's read) is retried a bounded number of times; the next
+        announcement retries again."""
+        tries = 0
         try:
-            for attempt in range(40):
+            while tries < 40:
                 wanted = self._known.get(match_id, 0)
+                heard = self._inbox.pop(match_id, {})
+                events = [heard[seq] for seq in sorted(heard)]
+                unread = match_id in self._unread
+                self._unread.discard(match_id)
                 try:
-                    local = (wanted if self._catch_up is None
-                             else await self._catch_up(match_id, wanted))
+                    local = (wanted if self._receive is None else await self._receive(
+                        match_id, events, READ if unread else wanted))
                 except asyncio.CancelledError:
                     raise
                 except Exception:
+                    tries += 1
                     log.warning("catching up match %s failed (attempt %d)", match_id,
-                                attempt + 1, exc_info=True)
-                    await asyncio.sleep(min(MAX_BACKOFF, 0.05 * 2 ** attempt))
+                                tries, exc_info=True)
+                    if unread:
+                        self._unread.add(match_id)
+                    await asyncio.sleep(min(MAX_BACKOFF, 0.05 * 2 ** tries))
                     continue
                 if local > self._told.get(match_id, -1):
                     self._notify(match_id, local)
+                if match_id in self._inbox or match_id in self._unread:
+                    continue  # heard more meanwhile
                 if self._known.get(match_id, 0) <= local:
                     return
+                tries += 1
                 await asyncio.sleep(0.02)
             log.error("match %s: could not catch up to version %d", match_id,
                       self._known.get(match_id, 0))

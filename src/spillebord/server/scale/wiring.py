@@ -31,7 +31,7 @@ from sqlalchemy.engine import Engine
 
 from spillebord.server.errors import unavailable
 from spillebord.server.infra.storage import migrate
-from spillebord.server.scale.catchup import apply_missing, read_seats, read_since
+from spillebord.server.scale.catchup import apply_missing, apply_shipped, read_seats, read_since
 from spillebord.server.scale.factory import ScaleOut
 from spillebord.server.scale.keys import lock_key
 
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from spillebord.server.room.session import Session
     from spillebord.server.scale.factory import SharedParts
     from spillebord.server.scale.redis_bus import RedisBus
+    from spillebord.server.scale.shipped import Shipped
     from spillebord.server.tables.feed import LobbyFeed
 
 log = logging.getLogger(__name__)
@@ -79,6 +80,23 @@ async def catch_up(node: Node, match_id: str, _seen: int = 0) -> int:
     """``catch_up_unlocked`` under this worker's lock for the match."""
     async with node.serializer.local(match_id):
         return await catch_up_unlocked(node, match_id)
+
+
+async def receive(node: Node, match_id: str, events: list[Shipped], version: int) -> int:
+    """Events another worker committed and shipped (its bus message, or the owner's
+    answer to a forwarded move): apply those that follow the local copy; read the
+    database only when the copy is still behind ``version`` (a gap)."""
+    session = node.rooms.sessions.get(match_id)
+    if session is None:
+        return 0
+    async with node.serializer.local(match_id):
+        applied = apply_shipped(session, events)
+        if applied:
+            node.bus.stats.events_applied += applied
+            session.announce_change()  # wake the bot driver: the position moved
+        if session.version < version:
+            await catch_up_unlocked(node, match_id)
+    return session.version
 
 
 async def refresh(node: Node, parts: SharedParts, session: Session) -> None:
@@ -216,10 +234,10 @@ def install(node: Node, scale: ScaleOut, parts: SharedParts, chat: Chat,
     async def owning(match_id: str) -> bool:
         return await own(node, parts, match_id)
 
-    async def caught_up(match_id: str) -> None:
+    async def caught_up(match_id: str, events: list[Shipped], version: int) -> None:
         session = node.rooms.sessions.get(match_id)
         before = -1 if session is None else session.version
-        await catch_up(node, match_id)
+        await receive(node, match_id, events, version)
         if session is not None and session.version > before:
             node.bus.tell_local(match_id, session.version)
 
@@ -256,7 +274,7 @@ def install(node: Node, scale: ScaleOut, parts: SharedParts, chat: Chat,
         held = session is not None and match_id in parts.owners.held
         return session.version if held and session is not None else None
 
-    parts.bus.set_catch_up(lambda m, v: catch_up(node, m, v))
+    parts.bus.set_receive(lambda m, events, v: receive(node, m, events, v))
     def local_version(match_id: str) -> int:
         session = node.rooms.sessions.get(match_id)
         return 0 if session is None else session.version
