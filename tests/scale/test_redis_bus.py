@@ -23,13 +23,30 @@ pytestmark = pytest.mark.services
 
 class Store:
     """Stands in for the database a worker reads from (versions per match) and for the
-    worker's copies of the matches (``local``), which apply shipped events in order."""
+    worker's copies of the matches (``local``), which apply shipped events in order: the
+    bus's ``Inbound``."""
 
     def __init__(self) -> None:
         self.version: dict[str, int] = defaultdict(int)
         self.local: dict[str, int] = defaultdict(int)
         self.texts: dict[str, list[str]] = defaultdict(list)
         self.reads = 0
+        self.changed: list[str] = []  # presence changes heard
+
+    def presence(self, match_id: str) -> None:
+        self.changed.append(match_id)
+
+    def note(self, topic: str, arg: str) -> None:
+        pass
+
+    def direct(self, sender: str, payload: str) -> None:
+        pass
+
+    def current(self, match_id: str) -> int | None:
+        return None
+
+    def local_version(self, match_id: str) -> int:
+        return self.local[match_id]
 
     async def receive(self, match_id: str, events: list[Shipped], version: int) -> int:
         for item in events:
@@ -59,10 +76,8 @@ async def until(pred: Callable[[], bool], timeout: float = 10.0) -> None:
 async def _pair(url: str, channel: str) -> tuple[RedisBus, RedisBus, Store]:
     a, b = RedisBus(url, channel=channel), RedisBus(url, channel=channel)
     store = Store()
-    a.set_receive(Store().receive)
-    b.set_receive(store.receive)
-    await a.start()
-    await b.start()
+    await a.start(Store())
+    await b.start(store)
     assert a.stats.connected and b.stats.connected
     return a, b, store
 
@@ -156,9 +171,8 @@ async def test_redis_outage_is_survived_without_losing_announcements(
 
 
 async def test_presence_is_shared_and_expires(redis_server: Redis) -> None:
-    a, b, _store = await _pair(redis_server.url, "t-presence")
-    changed: list[str] = []
-    b.on_presence = changed.append
+    a, b, store = await _pair(redis_server.url, "t-presence")
+    changed = store.changed
     try:
         a.set_presence("m", 1, 2)
         await until(lambda: b.present_elsewhere("m", 1))

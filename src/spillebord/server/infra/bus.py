@@ -5,7 +5,7 @@ same two small interfaces: ``EventBus`` (announce a committed event of match X â
 version and the event itself; every subscriber, on any worker, is told, and the other
 workers apply the event from the message) and ``MatchSerializer`` (``async with
 hold(match_id)``: no two events of one game interleave, across workers).  The rooms and the
-sessions use only these two interfaces; the scale-out hooks are wired in scale/wiring.py.
+sessions use only these two interfaces; shared mode's pieces are built in scale/factory.py.
 """
 
 from __future__ import annotations

@@ -219,7 +219,7 @@ class Session:
     # this worker's sockets (a ``seats`` message) and its bot driver.  The writers of
     # the database's seats (an invite claimed, a lobby seat taken, bots filling open
     # seats) tell the other workers through ``ScaleOut.seats_written``; those re-read
-    # the seats into ``seats_read`` (scale/wiring.py).
+    # the seats into ``seats_read`` (scale/replica.py).
     def claim_seat(self, seat: int, token_hash: str, player: str | None) -> None:
         """A human took the seat (an invite claimed or a lobby seat taken) here."""
         row = self.seats[seat]

@@ -67,7 +67,6 @@ class Forwarder:
         self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._owner_of: dict[str, str] = {}  # match -> its owner, as last seen
         self._tasks: set[asyncio.Task[None]] = set()
-        bus.on_direct = self.on_direct
 
     async def event(self, session: Room, kind: str, seat: int | None, version: int,
                     text: str, by_bot: bool) -> None:
@@ -136,6 +135,8 @@ class Forwarder:
 
     # -- the owner's side ---------------------------------------------------------------
     def on_direct(self, sender: str, payload: str) -> None:
+        """A direct message from another worker (the bus's ``Inbound.direct``): a
+        forwarded event to run (``F``), or the answer to one of ours (``R``)."""
         try:
             message = wire.loads(payload)
         except wire.JSONDecodeError:

@@ -33,7 +33,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
@@ -46,14 +46,40 @@ from spillebord.server.scale.presence import INTERVAL, WATCH, PresenceTable
 from spillebord.server.scale.shipped import Shipped
 
 log = logging.getLogger(__name__)
-# (match, shipped events, the version announced) -> the local version: apply the events
-# that follow, read the database when the local copy is still behind the version
-Receive = Callable[[str, list[Shipped], int], Awaitable[int]]
 READ = 1 << 62  # "the version announced" that always makes the receiver read (reconnect)
 CHANNEL = "spillebord:events"
 STOP_TIMEOUT = 5.0  # seconds any close or shutdown step may take
 MAX_BACKOFF = 2.0
 KEEP = 256  # unsent events kept per match while Redis is away (then only the newest)
+
+
+class Inbound(Protocol):
+    """What a worker does with what its bus hears (scale/replica.py ``Inbound``)."""
+
+    async def receive(self, match_id: str, events: list[Shipped], version: int) -> int:
+        """Apply the shipped events that follow the local copy, read the database when
+        it is still behind ``version``; the local version."""
+        ...
+
+    def presence(self, match_id: str) -> None:
+        """Another worker's sockets of the match came or went."""
+        ...
+
+    def note(self, topic: str, arg: str) -> None:
+        """Another worker's notice (``RedisBus.note``)."""
+        ...
+
+    def direct(self, sender: str, payload: str) -> None:
+        """A direct message to this worker (scale/forward.py)."""
+        ...
+
+    def current(self, match_id: str) -> int | None:
+        """The version of a game this worker owns, else None."""
+        ...
+
+    def local_version(self, match_id: str) -> int:
+        """The version this worker's copy of the match is at (0: none)."""
+        ...
 
 
 @dataclass
@@ -64,19 +90,25 @@ class BusStats:
     disconnects: int = 0
     reconnects: int = 0
     connected: bool = False
-    event_reads: int = 0  # a replica read a game's newest events from the database
-    events_applied: int = 0  # shipped events a replica applied from the message
 
 
 class RedisBus:
-    def __init__(self, url: str, channel: str = CHANNEL, worker: str | None = None) -> None:
+    """``only_watched``: announce only matches another worker has sockets on (shared
+    mode: with nginx hashing a game's sockets are on its owner, so an action costs no
+    Redis traffic at all).  The presence snapshots say which; when one shows a match
+    newly watched, the owner's version (``Inbound.current``) is announced at once, so
+    the new watcher misses nothing in between.  What the bus hears goes to the
+    ``Inbound`` given to ``start``."""
+
+    def __init__(self, url: str, channel: str = CHANNEL, worker: str | None = None,
+                 only_watched: bool = False) -> None:
         self.url = url
         self.channel = channel
         self.worker = worker or f"{os.getpid()}-{secrets.token_hex(4)}"
+        self.only_watched = only_watched
         self.stats = BusStats()
         self._listeners = Listeners(on_empty=self._forget_if_idle)
-        self._receive: Receive | None = None
-        self._holds: Callable[[str], bool] | None = None
+        self._in: Inbound | None = None
         self._told: dict[str, int] = {}         # match -> newest version told locally
         # match -> (newest version, the events since the last message) not yet sent
         self._pending: dict[str, tuple[int, list[dict[str, Any]]]] = {}
@@ -90,37 +122,18 @@ class RedisBus:
         self._client: aioredis.Redis | None = None
         self.presence = PresenceTable()
         self._presence_dirty = True
-        self.on_presence: Callable[[str], None] | None = None  # a match's presence changed
         # Direct messages (scale/forward.py): each worker also listens on a channel of
-        # its own; ``on_direct(sender, payload)`` gets what was sent to it.
+        # its own; ``Inbound.direct(sender, payload)`` gets what was sent to it.
         self.direct_channel = f"{channel}:w:{self.worker}"
-        self.on_direct: Callable[[str, str], None] | None = None
-        # Announce only matches another worker has sockets on (shared mode sets it:
-        # with nginx hashing a game's sockets are on its owner, so an action costs no
-        # Redis traffic at all).  The presence snapshots say which; when one shows a
-        # match newly watched, ``current(match)`` (the owner's version, else None) is
-        # announced at once, so the new watcher misses nothing in between.
-        self.only_watched = False
-        self.current: Callable[[str], int | None] | None = None
-        # The version this worker's copy of a match is at (its first socket got it), so
-        # an announcement of a version the sockets have does not tell them again.
-        self.local_version: Callable[[str], int] | None = None
-        # Notices (``note``): topic -> what to call with the notice's argument on the
-        # other workers.  Sent after the change committed; a notice lost while Redis is
-        # down only delays (the receivers also read on a slow timer).
-        self.on_note: dict[str, Callable[[str], None]] = {}
+        # Notices (``note``): sent after the change committed; ``Inbound.note`` on the
+        # other workers.  A notice lost while Redis is down only delays (the receivers
+        # also read on a slow timer).
         self._notes: set[tuple[str, str]] = set()
 
     # -- lifecycle ----------------------------------------------------------------------
-    def set_receive(self, fn: Receive, holds: Callable[[str], bool] | None = None) -> None:
-        """``fn(match, events, version)`` applies the shipped events to the local copy
-        of ``match``, reads the database if it is still behind ``version``, and returns
-        the local version; ``holds(match)`` says whether this worker keeps that match
-        in memory (default: it has listeners)."""
-        self._receive = fn
-        self._holds = holds
-
-    async def start(self, timeout: float = 10.0) -> None:
+    async def start(self, inbound: Inbound, timeout: float = 10.0) -> None:
+        """Connect, and hand what is heard to ``inbound`` from now on."""
+        self._in = inbound
         self._client = aioredis.Redis.from_url(self.url, socket_connect_timeout=2,
                                                socket_timeout=5, health_check_interval=10)
         self._tasks = [asyncio.create_task(self._receive_loop(), name="redis-bus-receive"),
@@ -159,8 +172,9 @@ class RedisBus:
         first = not self._listeners.has(match_id)
         unsubscribe = self._listeners.subscribe(match_id, listener)
         if first:
-            if self.local_version is not None:
-                self._told[match_id] = max(self.local_version(match_id),
+            # the version the first socket got: an announcement of it is no news
+            if self._in is not None:
+                self._told[match_id] = max(self._in.local_version(match_id),
                                            self._told.get(match_id, 0))
             self._watch(match_id, 1)
         return unsubscribe
@@ -205,7 +219,7 @@ class RedisBus:
                     raise
 
     def note(self, topic: str, arg: str) -> None:
-        """Tell the other workers (``on_note[topic](arg)`` there); never blocks."""
+        """Tell the other workers (``Inbound.note(topic, arg)`` there); never blocks."""
         self._notes.add((topic, arg))
         self._wake.set()
 
@@ -228,9 +242,9 @@ class RedisBus:
                 self._presence_changed(match_id)
 
     def _presence_changed(self, match_id: str) -> None:
-        if self.on_presence is not None:
+        if self._in is not None:
             try:
-                self.on_presence(match_id)
+                self._in.presence(match_id)
             except Exception:
                 log.exception("presence hook failed for match %s", match_id)
 
@@ -329,18 +343,17 @@ class RedisBus:
         text = str(data)
         if text.startswith("D "):
             _d, sender, payload = [*text.split(" ", 2), "", ""][:3]
-            if self.on_direct is not None:
+            if self._in is not None:
                 try:
-                    self.on_direct(sender, payload)
+                    self._in.direct(sender, payload)
                 except Exception:
                     log.exception("direct message hook failed")
             return
         if text.startswith("N "):
             _n, worker, topic, arg = [*text.split(" ", 3), "", "", ""][:4]
-            hook = self.on_note.get(topic)
-            if worker != self.worker and hook is not None:
+            if worker != self.worker and self._in is not None:
                 try:
-                    hook(arg)
+                    self._in.note(topic, arg)
                 except Exception:
                     log.exception("notice hook failed (%s)", topic)
             return
@@ -371,17 +384,15 @@ class RedisBus:
         self._schedule(match_id)
 
     def _announce_current(self, match_id: str) -> None:
-        if not self.only_watched or self.current is None \
+        if not self.only_watched or self._in is None \
                 or not self.presence.watched_elsewhere(match_id):
             return
-        version = self.current(match_id)
+        version = self._in.current(match_id)
         if version is not None:  # the version only: the new watcher reads if behind
             self._queue(match_id, version, [])
 
     def _holding(self, match_id: str) -> bool:
-        if self._listeners.has(match_id):
-            return True
-        return self._holds is not None and self._holds(match_id)
+        return self._listeners.has(match_id)
 
     def _forget_if_idle(self, match_id: str) -> None:
         if not self._listeners.has(match_id):
@@ -418,7 +429,7 @@ class RedisBus:
                 unread = match_id in self._unread
                 self._unread.discard(match_id)
                 try:
-                    local = (wanted if self._receive is None else await self._receive(
+                    local = (wanted if self._in is None else await self._in.receive(
                         match_id, events, READ if unread else wanted))
                 except asyncio.CancelledError:
                     raise
