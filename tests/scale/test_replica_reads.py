@@ -57,12 +57,19 @@ def _same_events(c: Client, record: list[dict[str, Any]]) -> None:
 
 async def test_announced_events_are_applied_without_a_database_read(
         postgres: Postgres, redis_server: Redis, pg_url: str) -> None:
+    """The owner's moves reach the replica's socket with no read there; so do the
+    replica socket's own moves, forwarded to the owner (its answer carries the event)."""
     with cluster(postgres, redis_server, pg_url, SPILLEBORD_WARM="0") as w:
         mid, token, owner, replica = await _pair(w)
         reads = await metric(w[1], READS)
-        for _ in range(8):
+        for _ in range(6):
             await _move(owner, replica)
         assert await metric(w[1], READS) == reads, "the replica read events it was sent"
+        forwarded = await metric(w[1], "spillebord_events_forwarded_total")
+        for _ in range(2):  # from the replica's socket: run on the owner, answered here
+            await _move(replica, owner)
+        assert await metric(w[1], "spillebord_events_forwarded_total") == forwarded + 2
+        assert await metric(w[1], READS) == reads, "a forwarded move was read back"
         assert replica.version == owner.version == 9
         _same_events(replica, await _record(w[0], mid, token))
         shown = ("view", "legal", "to_move", "outcome", "status", "can_undo")
