@@ -6,7 +6,7 @@ at a time, under a lease in PostgreSQL's ``owners`` table.
   ``token`` and ``epoch + 1``.  Only PostgreSQL's clock is used.
 - The owner renews all its leases in one ``UPDATE`` every ``ttl / 3`` seconds; a lease
   that did not come back (taken over after this worker was stalled for longer than the
-  lease) is dropped from ``held`` and ``on_lost`` is called.
+  lease) is dropped from ``held`` (this worker's copy is a replica from then on).
 - ``fence``: every group-writer statement that writes events (storage/writer.py) runs
   ``SELECT … FOR SHARE`` of the batch's matches' lease rows in the same statement and
   writes only the events of a match whose row still carries this worker's token (which
@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
@@ -86,7 +86,6 @@ class Owners:
         self.acquired = 0  # leases taken (new games and takeovers), for metrics.py
         self.taken_over = 0  # of those, taken from an owner whose lease had expired
         self.lost = 0  # leases found taken by another worker (renewal or fence)
-        self.on_lost: Callable[[str], None] | None = None
         self.keeper = keeper
         self._conn: psycopg.AsyncConnection[tuple[Any, ...]] | None = None
         self._lock = asyncio.Lock()
@@ -171,8 +170,6 @@ class Owners:
         if self.held.pop(match_id, None) is not None:
             self.lost += 1
             log.warning("lost the lease of match %s", match_id)
-            if self.on_lost is not None:
-                self.on_lost(match_id)
 
     # -- renewal ----------------------------------------------------------------------
     def start(self) -> None:
