@@ -10,8 +10,12 @@ round (the order reversed every other round) so a noisy machine hits them alike;
 medians, and the ratios of the same round, are compared.  ``--per-worker`` adds one
 worker at half the offered load and two workers at twice it: the CPU an action costs
 depends on how busy each process is, and these pairs compare setups whose workers each
-run at the same rate.  ``--before DIR`` adds both shared setups running the server
-of another source tree (a git worktree of an earlier commit), in the same rounds.
+run at the same rate.  ``--before DIR`` adds both shared setups (and, with
+``--forwarded``, the forwarded one) running the server of another source tree (a git
+worktree of an earlier commit, or ``git archive … src | tar -x -C DIR``), in the same
+rounds.  Every shared setup also shows its round trips per action, read from its own
+Redis (commands processed: announcements, forwarded moves and their answers) and its own
+PostgreSQL database (transactions, reads and writes, from ``pg_stat_database``).
 
     nice -n 10 python bench/scale_out.py --cpu --rate 200 --clients 20 --rounds 3
 
@@ -285,6 +289,28 @@ class Stack:
     stop: list[Any]
     forwarded: bool = False
     workers: list[str] = field(default_factory=list)  # each worker's own http address
+    redis_url: str = ""  # shared mode: this stack's own Redis and database
+    db: str = ""
+
+
+def round_trips(stack: Stack) -> tuple[float, float]:
+    """(Redis commands processed, database transactions) of a shared stack so far."""
+    if not stack.redis_url:
+        return 0.0, 0.0
+    import psycopg
+    import redis
+
+    from spillebord.server.scale.factory import psycopg_dsn
+
+    client = redis.Redis.from_url(stack.redis_url)
+    try:
+        commands = float(client.info("stats")["total_commands_processed"])
+    finally:
+        client.close()
+    with psycopg.connect(psycopg_dsn(stack.db), autocommit=True) as conn:
+        row = conn.execute("SELECT xact_commit + xact_rollback FROM pg_stat_database "
+                           "WHERE datname = current_database()").fetchone()
+    return commands, float(row[0]) if row else 0.0
 
 
 async def batches(workers: list[str]) -> tuple[float, float]:
@@ -325,12 +351,14 @@ async def measure_paced(stack: Stack, clients: int, rate: float, warmup: float,
     def cpu() -> dict[str, float]:
         return {k: sum(cpu_tree(p) for p in v) for k, v in stack.pids.items()}
 
+    trips0 = round_trips(stack)
     cpu0, n0, t0 = cpu(), out.actions, time.monotonic()
     th0 = by_thread(stack.pids) if threads else {}
     b0 = await batches(stack.workers) if threads else (0.0, 0.0)
     lat0 = len(out.latencies)
     await asyncio.sleep(seconds)
     cpu1, n1, t1 = cpu(), out.actions, time.monotonic()
+    trips1 = round_trips(stack)
     th1 = by_thread(stack.pids) if threads else {}
     b1 = await batches(stack.workers) if threads else (0.0, 0.0)
     lats = out.latencies[lat0:]
@@ -341,6 +369,9 @@ async def measure_paced(stack: Stack, clients: int, rate: float, warmup: float,
     n = max(1, n1 - n0)
     per = {f"cpu_{k}": (cpu1[k] - cpu0[k]) / n * 1000 for k in cpu0}
     per["cpu_total"] = sum(per.values())
+    if stack.redis_url:  # my own two reads are in it: negligible against n actions
+        per["redis_cmds"] = (trips1[0] - trips0[0]) / n
+        per["db_xacts"] = (trips1[1] - trips0[1]) / n
     per.update({f"thread {k}": (v - th0.get(k, 0.0)) / n * 1000 for k, v in th1.items()})
     if b1[0] > b0[0]:
         per["batch"] = (b1[1] - b0[1]) / (b1[0] - b0[0])  # requests per writer batch
@@ -379,9 +410,11 @@ def start_stacks(args: argparse.Namespace, tmp: Path) -> tuple[list[Stack], list
         setups.append(("shared, 2 workers, nginx", 2, True, False))
     if args.forwarded:
         setups.append(("shared, 2 workers, forwarded", 2, False, True))
-    if args.before:  # the same two setups running an earlier source tree's server
+    if args.before:  # the same setups running an earlier source tree's server
         setups += [(f"{name} ({BEFORE})", n, False, False) for name, n in
                    (("shared, 1 worker", 1), ("shared, 2 workers", 2))]
+        if args.forwarded:
+            setups.append((f"shared, 2 workers, forwarded ({BEFORE})", 2, False, True))
     for name, n, via_nginx, forwarded in setups:
         redis = Redis.start()
         services.append(redis)
@@ -402,7 +435,7 @@ def start_stacks(args: argparse.Namespace, tmp: Path) -> tuple[list[Stack], list
             pids["nginx"] = [proxy.proc.pid]
             targets = [(proxy.http, proxy.ws)]
         stacks.append(Stack(name, targets, pids, stop, forwarded,
-                            [w.http for w in workers.items]))
+                            [w.http for w in workers.items], redis.url, db))
     return stacks, services
 
 
@@ -437,10 +470,13 @@ def compare(args: argparse.Namespace) -> None:
                                                     args.seconds, 1000 * r, args.threads))
                     results[name].append(res)
                     loads.append(os.getloadavg()[0])
+                    trips = ("" if "redis_cmds" not in res else
+                             f"  Redis {res['redis_cmds']:.2f}, DB {res['db_xacts']:.2f} "
+                             f"trips/action")
                     progress.console.print(
                         f"round {r + 1} {name:38} {res['rate']:6.0f} actions/s  "
-                        f"CPU/action {res['cpu_total']:.3f} ms  p99 {res['p99']:.1f} ms  "
-                        f"errors {res['errors']:.0f}")
+                        f"CPU/action {res['cpu_total']:.3f} ms  p50 {res['p50']:.1f} ms  "
+                        f"p99 {res['p99']:.1f} ms  errors {res['errors']:.0f}{trips}")
                     progress.advance(task)
     finally:
         for stack in stacks:
@@ -452,7 +488,8 @@ def compare(args: argparse.Namespace) -> None:
     parts = ["workers", "postgres", "redis", "nginx"]
     table = Table(title=f"CPU ms per action at {args.rate:g} offered actions/s "
                         f"({args.clients} clients), median of {args.rounds} rounds")
-    for col in ["setup", "actions/s", *parts, "total", "p50 ms", "p99 ms", "× SQLite"]:
+    for col in ["setup", "actions/s", *parts, "total", "p50 ms", "p99 ms", "× SQLite",
+                "Redis/action", "DB xact/action"]:
         table.add_column(col, justify="left" if col == "setup" else "right")
     medians: dict[str, float] = {}
     for name, runs in results.items():
@@ -465,7 +502,9 @@ def compare(args: argparse.Namespace) -> None:
                       *[f"{med('cpu_' + p):.3f}" if any('cpu_' + p in x for x in runs)
                         else "—" for p in parts],
                       f"{medians[name]:.3f}", f"{med('p50'):.1f}", f"{med('p99'):.1f}",
-                      f"{medians[name] / base:.2f}")
+                      f"{medians[name] / base:.2f}",
+                      *[f"{med(k):.2f}" if any(k in x for x in runs) else "—"
+                        for k in ("redis_cmds", "db_xacts")])
     console.print(table)
     one, two = medians["shared, 1 worker"], medians["shared, 2 workers"]
     sqlite = medians[stacks[0].name]
@@ -486,6 +525,9 @@ def compare(args: argparse.Namespace) -> None:
                    f"shared, 2 workers ({BEFORE})"),
                   (f"2 workers / 1 worker, {BEFORE}", f"shared, 2 workers ({BEFORE})",
                    f"shared, 1 worker ({BEFORE})")]
+        if args.forwarded:
+            pairs.append((f"forwarded, now / {BEFORE}", "shared, 2 workers, forwarded",
+                          f"shared, 2 workers, forwarded ({BEFORE})"))
     for label, a, b in pairs:
         ratios = [x["cpu_total"] / y["cpu_total"] for x, y in zip(results[a], results[b],
                                                                  strict=True)]
@@ -493,7 +535,8 @@ def compare(args: argparse.Namespace) -> None:
                       f"(rounds {', '.join(f'{x:.2f}' for x in ratios)})")
     for name, runs in results.items():
         console.print(f"  {name}: CPU/action per round "
-                      + ", ".join(f"{x['cpu_total']:.3f}" for x in runs))
+                      + ", ".join(f"{x['cpu_total']:.3f}" for x in runs)
+                      + "; p50 ms per round " + ", ".join(f"{x['p50']:.2f}" for x in runs))
     if args.threads:
         for name, runs in results.items():
             keys = sorted({k for x in runs for k in x if k.startswith("thread ")})

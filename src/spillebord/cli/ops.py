@@ -32,7 +32,7 @@ def upgrade(db: DbOpt = None) -> None:
     from sqlalchemy import create_engine
 
     from spillebord.server.infra.storage import migrate
-    from spillebord.server.scale.wiring import migrate_once
+    from spillebord.server.scale.factory import migrate_once
 
     engine = create_engine(_db(db))
     try:

@@ -2,7 +2,8 @@
 
 Each service is built once and gets only what it uses.  Single-process and shared mode
 (SPILLEBORD_REDIS with PostgreSQL) differ only in the pieces wired in here: the bus, the
-lock, the router of a game's events and the refresh of a replica (infra/scale/)."""
+lock, the router of a game's events, the refresh of a replica and the notices to other
+workers (server/scale/): every piece gets what it uses as constructor arguments."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ from spillebord.server.room.parking import Parking
 from spillebord.server.room.ports import DriverPresence, Observers, RoomPorts
 from spillebord.server.room.registry import Rooms
 from spillebord.server.room.session import Session
-from spillebord.server.scale import factory, wiring
+from spillebord.server.scale import factory
 from spillebord.server.tables.feed import LobbyFeed
 from spillebord.server.tables.lobby import Lobby
 from spillebord.server.tables.rematch import Rematches
@@ -59,33 +60,36 @@ class Services:
         self.settings = settings
         engine = self.engine = make_engine(settings.db_url)
         self.repo = Repository(engine)
-        # One worker: in-process bus and locks.  SPILLEBORD_REDIS (with PostgreSQL):
-        # Redis pub/sub and PostgreSQL advisory locks across workers (infra/scale/).
-        scale = self.scale = factory.build(settings)
-        self.bus = scale.bus
-        self.serializer = scale.serializer
+        # One worker: in-process bus and locks.  SPILLEBORD_REDIS (with PostgreSQL): the
+        # Redis bus, game leases, replicas and forwarding (server/scale/), each built
+        # once with what it uses; the rooms and services get the same ports either way.
+        transport = factory.transport(settings)
+        self.bus = transport.bus
+        self.serializer = transport.serializer
         self.compute = Compute(settings.solver_pool, settings.bot_pool)
         self._writer: GroupWriter | None = None
-        parts = scale.parts
         self.rooms = Rooms(self.repo.load_match, self._driver, self.bus.count,
-                           self.serializer.forget,
-                           refresh=None if parts is None else self._refresh)
+                           self.serializer.forget, shared=transport.shared)
+        feed = LobbyFeed(TablesRepo(engine), settings.lobby_poll,
+                         notify=transport.notice("lobby"))
+        self.chat = Chat(ChatRepo(engine), settings.chat_burst, settings.chat_every,
+                         lambda: self.writer, notify=transport.notice("chat"))
+        # other workers' notices: their chat lines and lobby changes are read then
+        scale = self.scale = factory.build(transport, self.rooms, engine,
+                                           {"chat": self.chat.heard, "lobby": feed.heard,
+                                            # "Spil igen" changed on another worker
+                                            "rematch": lambda m: self.tables.rematches.heard(m)})
         self.quotas = Quotas(settings.limits, self._running)  # infra/quotas.py (issue 29)
         self.warmup = Warmup()  # the start-up in the background (infra/warmup.py)
         self.people = People(PeopleRepo(engine), settings)
-        feed = LobbyFeed(TablesRepo(engine), settings.lobby_poll)
         self.lobby = Lobby(self.repo, self.compute, self.rooms.adopt, feed.kick, settings,
                            self.quotas)
         # "Spil igen" (tables/rematch.py); shared mode tells the other workers' rooms
-        bus_note = None if parts is None else parts.bus.note
         rematches = Rematches(engine, self.rooms, self.lobby.create, scale.seats_written,
-                              settings.min_fill, None if bus_note is None else
-                              (lambda match_id: bus_note("rematch", match_id)))
+                              settings.min_fill, transport.notice("rematch"))
         self.tables = Tables(feed.repo, feed, self.rooms, self.lobby.create,
                              self.repo.claim_invite, scale.seats_written, settings.limits,
                              rematches)
-        self.chat = Chat(ChatRepo(engine), settings.chat_burst, settings.chat_every,
-                         lambda: self.writer)
         self.ratings = Ratings(RatingsRepo(engine))
         self.bot_ladder = BotLadder(BotAccountsRepo(engine))  # botaccounts/ (issue 32)
         self.daily = Daily(DailyRepo(engine), self.compute, self.people.repo.person,
@@ -101,11 +105,6 @@ class Services:
             draining=lambda: self.ops.draining, inflight=lambda: self.compute.inflight,
             writer=lambda: self._writer, warm=lambda: self.warmup.ready))
         self.compute.observe = self.metrics.computed
-        self._node: wiring.Node | None = None
-        if parts is not None:
-            self._node = wiring.Node(self.rooms, engine, self.serializer, parts.bus)
-            wiring.install(self._node, scale, parts, self.chat, feed)
-            parts.bus.on_note["rematch"] = rematches.heard  # an offer changed elsewhere
         self._owner: SqliteOwner | None = None
 
     def _running(self, match_id: str) -> bool:
@@ -117,11 +116,6 @@ class Services:
         s = self.settings
         return BotDriver(session, self.compute, self.scale.may_drive, self.scale.done_driving,
                          s.bot_delay, s.bot_pool)
-
-    async def _refresh(self, session: Session) -> None:
-        assert self._node is not None and self.scale.parts is not None
-        await wiring.refresh(self._node, self.scale.parts, session)
-        await self.tables.rematches.show(session)  # "Spil igen" made on another worker
 
     @property
     def writer(self) -> GroupWriter:
@@ -141,7 +135,7 @@ class Services:
     async def start(self) -> None:
         self._owner = SqliteOwner(self.engine)
         await asyncio.to_thread(migrate.at_start, self.engine, self.scale.shared,
-                                self.settings.migrate, wiring.migrate_once)
+                                self.settings.migrate, factory.migrate_once)
         await self.scale.start()
         # The kernels, the services and the games, then the worker processes, in the
         # background: /healthz answers at once, /readyz says "warming" (infra/warmup.py).
@@ -149,10 +143,10 @@ class Services:
 
     async def _serve(self) -> None:
         loop = asyncio.get_running_loop()
-        writer = self._writer = GroupWriter(self.engine)
-        writer.observe = self.metrics.wrote
-        if self.scale.parts is not None:  # only a game's owner writes its events
-            writer.fence = self.scale.parts.owners.fence
+        parts = self.scale.parts  # shared mode: only a game's owner writes its events
+        writer = self._writer = GroupWriter(
+            self.engine, observe=self.metrics.wrote,
+            fence=None if parts is None else parts.owners.fence)
         self._checkpointer = Checkpointer(self.engine)
         self.rooms.bind(RoomPorts(
             store=writer, announcer=self.bus, lock=self.serializer,
@@ -160,7 +154,9 @@ class Services:
                                     self.rooms.bot_playing),
             observer=Observers(self.metrics.committed, self.tables.feed.kick,
                                self.scale.lost),
-            router=self.scale.router, loop=loop))
+            router=self.scale.router,
+            fresh=self.scale.fresh,
+            loop=loop))
         # the games that moved within the idle time; the others stay parked (parking.py)
         since = now() - timedelta(seconds=self.settings.idle_seconds)
         rows = await asyncio.to_thread(self.repo.load_running, since)

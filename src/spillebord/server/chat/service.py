@@ -83,7 +83,8 @@ def clean_text(raw: str) -> str:
 
 class Chat:
     def __init__(self, repo: ChatRepo, burst: int = BURST, every: float = EVERY,
-                 writer: Callable[[], GroupWriter] | None = None) -> None:
+                 writer: Callable[[], GroupWriter] | None = None,
+                 notify: Callable[[str], None] | None = None) -> None:
         self.repo = repo
         self.writer = writer
         self.names: dict[str, tuple[str | None, float]] = {}
@@ -101,7 +102,7 @@ class Chat:
         self.polling = False  # shared mode: other workers' lines are read back (start)
         # shared mode: tell the other workers that a match has new lines (after the
         # commit); they call ``heard``.  Without it the reads run every POLL seconds.
-        self.notify: Callable[[str], None] | None = None
+        self.notify = notify
         self._heard = asyncio.Event()
 
     def start(self, poll: bool = True) -> None:

@@ -203,13 +203,12 @@ class _Live(Collector):
             yield CounterMetricFamily("spillebord_game_leases_lost", "Leases this worker "
                                       "found taken by another (it stalled past the "
                                       "lease)", value=owners.lost)
-            if parts.forwarder is not None:
-                yield CounterMetricFamily("spillebord_events_forwarded", "Events of sockets "
-                                          "here sent to the game's owner on another "
-                                          "worker", value=parts.forwarder.sent)
-                yield CounterMetricFamily("spillebord_events_served", "Events this owner "
-                                          "ran for sockets on other workers",
-                                          value=parts.forwarder.served)
+            yield CounterMetricFamily("spillebord_events_forwarded", "Events of sockets "
+                                      "here sent to the game's owner on another worker",
+                                      value=parts.forwarder.sent)
+            yield CounterMetricFamily("spillebord_events_served", "Events this owner ran "
+                                      "for sockets on other workers",
+                                      value=parts.forwarder.served)
             stats = parts.bus.stats
             yield GaugeMetricFamily("spillebord_redis_connected", "1 while the Redis bus "
                                     "is subscribed", value=1 if stats.connected else 0)
@@ -220,6 +219,15 @@ class _Live(Collector):
                      "Announcements Redis refused (retried)"),
                     ("disconnects", stats.disconnects, "Redis connections lost")):
                 yield CounterMetricFamily(f"spillebord_redis_{name}", text, value=value)
+            yield CounterMetricFamily("spillebord_replica_event_reads", "Reads of a game's "
+                                      "newest events from the database by this worker's "
+                                      "copy of it (a gap, a reconnect, a take-over, a "
+                                      "socket's hello)", value=parts.replica.event_reads)
+            yield CounterMetricFamily("spillebord_replica_events_applied", "Events another "
+                                      "worker committed that this worker's copy of the "
+                                      "game applied from the message that shipped them "
+                                      "(the bus, a forwarded move's answer)",
+                                      value=parts.replica.events_applied)
 
 
 def _write_health(writer: GroupWriter | None) -> Iterator[Metric]:

@@ -1,10 +1,11 @@
 """The two seams for scale-out (issue 9): event fan-out and per-game serialisation.
 
 One worker uses the in-process versions here.  A Redis/PostgreSQL version implements the
-same two small interfaces: ``EventBus`` (publish "match X is at version n"; every
-subscriber, on any worker, is told) and ``MatchSerializer`` (``async with
+same two small interfaces: ``EventBus`` (announce a committed event of match X — its
+version and the event itself; every subscriber, on any worker, is told, and the other
+workers apply the event from the message) and ``MatchSerializer`` (``async with
 hold(match_id)``: no two events of one game interleave, across workers).  The rooms and the
-sessions use only these two interfaces; the scale-out hooks are wired in scale/wiring.py.
+sessions use only these two interfaces; shared mode's pieces are built in scale/factory.py.
 """
 
 from __future__ import annotations
@@ -13,7 +14,11 @@ import asyncio
 from collections import defaultdict
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from typing import Protocol
+from datetime import datetime
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from spillebord.server.infra.storage.repo import EventRow
 
 Listener = Callable[[int], None]
 
@@ -23,7 +28,11 @@ class EventBus(Protocol):
         """Call ``listener(version)`` after each event of the match; returns unsubscribe."""
         ...
 
-    async def publish(self, match_id: str, version: int) -> None: ...
+    def announce(self, match_id: str, event: EventRow, finished: datetime | None) -> None:
+        """``event`` was committed (``finished``: it ended the game then): tell every
+        listener of the match its version, here at once and on the other workers with
+        the event; never blocks."""
+        ...
 
     def count(self, match_id: str) -> int:
         """How many listeners this worker has for the match (0: it may be dropped)."""
@@ -101,8 +110,8 @@ class LocalBus:
     def count(self, match_id: str) -> int:
         return self._listeners.count(match_id)
 
-    async def publish(self, match_id: str, version: int) -> None:
-        self.tell_local(match_id, version)
+    def announce(self, match_id: str, event: EventRow, finished: datetime | None) -> None:
+        self.tell_local(match_id, event.seq)
 
     def tell_local(self, match_id: str, version: int) -> None:
         for listener in self._listeners.of(match_id):

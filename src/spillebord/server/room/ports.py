@@ -5,9 +5,11 @@ A ``Session`` knows nothing of the services around it: it is built with one
 ``RoomPorts`` — where its events are written (``EventStore``), how a new version is
 announced (``Announcer``), its per-game lock (``Lock``), who else has sockets of its
 seats (``Presence``), who hears of its commits (``RoomObserver``) and where its events
-run (``Router``: here, or on the game's owner in shared mode).  One worker and shared
+run (``Router``: here, or on the game's owner in shared mode); the registry also brings a
+room up to date before use (``Freshness``: a no-op on one worker).  One worker and shared
 mode differ only in which implementations are passed in, chosen once when the services
-starts (scale/wiring.py builds the shared ones); the session has no ``if shared``.
+are built (server/services.py; scale/factory.py builds the shared ones); the session has
+no ``if shared``.
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ import asyncio
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from spillebord.server.infra.storage.repo import EventRow
     from spillebord.server.infra.storage.writer import Op
+    from spillebord.server.room.session import Session
 
 
 class EventStore(Protocol):
@@ -31,8 +36,10 @@ class EventStore(Protocol):
 
 
 class Announcer(Protocol):
-    async def publish(self, match_id: str, version: int) -> None:
-        """Every socket of the match, on any worker, hears of ``version``."""
+    def announce(self, match_id: str, event: EventRow, finished: datetime | None) -> None:
+        """Every socket of the match, on any worker, hears of the committed ``event``
+        (``finished``: when it ended the game); the other workers get the event itself
+        and apply it from the message (infra/bus.py).  Never blocks."""
         ...
 
 
@@ -89,6 +96,13 @@ class Router(Protocol):
         ...
 
 
+class Freshness(Protocol):
+    async def refresh(self, session: Session) -> None:
+        """Bring this worker's copy of the game up to date before it is used (shared
+        mode: the events and seats another worker wrote, scale/replica.py)."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class RoomPorts:
     store: EventStore
@@ -97,7 +111,15 @@ class RoomPorts:
     presence: Presence
     observer: RoomObserver
     router: Router
+    fresh: Freshness
     loop: asyncio.AbstractEventLoop
+
+
+class Current:
+    """One worker: every copy is the game (nothing to refresh)."""
+
+    async def refresh(self, session: Session) -> None:
+        pass
 
 
 class HereRouter:

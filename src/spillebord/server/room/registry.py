@@ -4,15 +4,15 @@ too), adopting a new or reloaded game, and letting a finished one go.
 
 It knows the rooms and nothing of the services: what it needs comes in as functions at
 build time (server/services.py) — read a match, start a bot driver, how many sockets
-watch a match here, forget a match's lock, and (shared mode only) refresh a replica
-from the database before use."""
+watch a match here, forget a match's lock — and the rooms' ports at start, among them
+``Freshness``: bring a copy up to date before use (shared mode: from the database)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Protocol
 
 from spillebord.server.errors import Refusal
@@ -35,14 +35,14 @@ class Rooms:
     def __init__(self, load_match: Callable[[str], MatchRow | None],
                  new_driver: Callable[[Session], Driver],
                  watched: Callable[[str], int], forget: Callable[[str], None],
-                 refresh: Callable[[Session], Awaitable[None]] | None = None) -> None:
+                 shared: bool = False) -> None:
         self.sessions: dict[str, Session] = {}
         self.drivers: dict[str, Driver] = {}
         self._load_match = load_match
         self._new_driver = new_driver
         self._watched = watched
         self._forget = forget
-        self._refresh = refresh
+        self._shared = shared
         self._loading: dict[str, asyncio.Lock] = {}
         self._ports: RoomPorts | None = None
 
@@ -58,12 +58,12 @@ class Rooms:
     @property
     def shared(self) -> bool:
         """Whether other workers may write these games too (shared mode)."""
-        return self._refresh is not None
+        return self._shared
 
     async def refresh(self, session: Session) -> None:
-        """Shared mode: catch the replica up and re-read its seats (no-op otherwise)."""
-        if self._refresh is not None:
-            await self._refresh(session)
+        """Bring the copy up to date (shared mode: catch the replica up and re-read
+        its seats; nothing on one worker)."""
+        await self.ports.fresh.refresh(session)
 
     def adopt(self, row: MatchRow) -> Session:
         session = Session(self.ports, row)
@@ -85,8 +85,7 @@ class Rooms:
         session = self.sessions.get(match_id)
         if session is not None:
             session.touched = time.monotonic()  # in use: not idle (parking.py)
-            if self._refresh is not None:  # another worker may have moved the game on
-                await self._refresh(session)
+            await self.ports.fresh.refresh(session)  # another worker may have moved it on
             return session
         if len(match_id) > 32:
             raise Refusal("not_found", "there is no such match", 404)

@@ -45,17 +45,6 @@ class Shown(Protocol):
 
 
 CHECKPOINT = 32  # solitaires: a kept state every this many actions, for undo
-_BACKGROUND: set[asyncio.Task[None]] = set()  # announcements nobody awaits
-
-
-class _Pending:
-    """Whether an event's writer is still awaited, and whether it has been applied."""
-
-    __slots__ = ("applied", "waiting")
-
-    def __init__(self) -> None:
-        self.waiting = True
-        self.applied = False
 
 
 def token_hash(token: str) -> str:
@@ -237,7 +226,7 @@ class Session:
     # this worker's sockets (a ``seats`` message) and its bot driver.  The writers of
     # the database's seats (an invite claimed, a lobby seat taken, bots filling open
     # seats) tell the other workers through ``ScaleOut.seats_written``; those re-read
-    # the seats into ``seats_read`` (scale/wiring.py).
+    # the seats into ``seats_read`` (scale/replica.py).
     def claim_seat(self, seat: int, token_hash: str, player: str | None) -> None:
         """A human took the seat (an invite claimed or a lobby seat taken) here."""
         row = self.seats[seat]
@@ -408,27 +397,18 @@ class Session:
 
     async def _write_and_apply(self, ops: list[Op], e: EventRow, nxt: State,
                                finished: datetime | None) -> None:
-        # The writer applies the event (``on_commit``, on this loop) as soon as it is
-        # durable, even when this caller — a socket that went away — was cancelled
-        # meanwhile, so memory never lags the database; then it is announced here, or
-        # by a task of its own when nobody waits any more.  (A callback, not a shielded
-        # task: one task per action was a tenth of the server's time under load.)
-        track = _Pending()
-
+        # The writer applies and announces the event (``on_commit``, on this loop) as
+        # soon as it is durable, even when this caller — a socket that went away — was
+        # cancelled meanwhile, so memory never lags the database and every announcement
+        # takes this one path.  (A callback, not a shielded task: one task per action
+        # was a tenth of the server's time under load.)
         def on_commit() -> None:
             self._apply_committed(e, nxt, finished)
-            track.applied = True
-            if not track.waiting:
-                self._announce_later()
+            self.ports.announcer.announce(self.id, e, finished)  # every socket, any worker
+            self.announce_change()  # the bot driver
 
-        fut = self.ports.store.submit(ops, on_commit, self.ports.loop)
         try:
-            await fut
-        except asyncio.CancelledError:
-            track.waiting = False
-            if track.applied:
-                self._announce_later()
-            raise
+            await self.ports.store.submit(ops, on_commit, self.ports.loop)
         except LeaseLost:
             self.ports.observer.lease_lost(self.id)  # a replica from now on
             raise
@@ -437,7 +417,6 @@ class Session:
         except RuntimeError:
             raise Refusal("internal", "the game could not be saved; nothing changed",
                           500) from None
-        await self._announce()
 
     def _apply_committed(self, e: EventRow, nxt: State, finished: datetime | None) -> None:
         self._apply_event(e, nxt)
@@ -448,16 +427,6 @@ class Session:
             self.row.outcome = outcome.to_json()
             self.row.finished = finished
             self.ports.observer.finished(self.id)  # an open table's end leaves the lobby
-
-    def _announce_later(self) -> None:
-        task = asyncio.get_running_loop().create_task(self._announce())
-        _BACKGROUND.add(task)
-        task.add_done_callback(_BACKGROUND.discard)
-
-    async def _announce(self) -> None:
-        """The one announce path: the sockets (every worker) and the bot driver."""
-        await self.ports.announcer.publish(self.id, self.version)
-        self.announce_change()
 
     # -- messages -----------------------------------------------------------------
     def event_json(self, e: EventRow) -> dict[str, Any]:

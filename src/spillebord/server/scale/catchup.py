@@ -1,9 +1,11 @@
-"""Catching a session up with the database: in a multi-worker deployment a game's owner
-writes its events, so a worker with a replica of the game (sockets that reached it
-rather than the owner) reads the events it has not applied (``actions WHERE seq >
-version``) and the match's status whenever the bus announces a newer version, and a
-worker that takes a game over does it once before its first event — applying them
-exactly as a restart would replay them."""
+"""Bringing a worker's copy of a game (a replica: sockets that reached it rather than the
+owner) up to date.  The owner ships each event it commits (scale/shipped.py), and the
+replica applies them from the message (``apply_shipped``) exactly as a restart would
+replay them; it reads the events it has not applied from the database (``actions WHERE
+seq > version``, ``read_since``) and the match's status only to fill a gap — a version
+that never came (a message lost while Redis was away, an announcement that carried only
+a version) — and a worker that takes a game over reads them once before its first
+event."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from sqlalchemy.engine import Engine
 
 from spillebord.server.infra.storage.models import actions, matches, seats
 from spillebord.server.infra.storage.repo import EventRow, SeatRow, aware, now
+from spillebord.server.scale.shipped import Shipped
 
 if TYPE_CHECKING:
     from spillebord.server.room.session import Session
@@ -43,6 +46,26 @@ def read_seats(engine: Engine, match_id: str) -> list[SeatRow]:
                         aware(s.left))
                 for s in conn.execute(select(seats).where(seats.c.match_id == match_id)
                                       .order_by(seats.c.seat))]
+
+
+def apply_shipped(session: Session, shipped: list[Shipped]) -> int:
+    """Apply the shipped events that follow the session's version, in order; returns
+    how many (an event already applied is skipped; one after a gap waits for the read).
+    The event that ended the game ends the copy too: the outcome is the state's own,
+    as the owner wrote it."""
+    n = 0
+    for item in shipped:
+        e = item.event
+        if e.seq != session.version + 1:
+            continue
+        session.apply_remote(e)
+        n += 1
+        outcome = session.state.outcome
+        if outcome is not None and session.running:
+            session.row.status = "finished"
+            session.row.outcome = outcome.to_json()
+            session.row.finished = item.finished or e.time
+    return n
 
 
 def apply_missing(session: Session, events: list[EventRow],

@@ -1,12 +1,16 @@
-"""Choose the bus and the ownership leases from the settings (docs/deploy.md).
+"""Choose the bus and the ownership leases from the settings (docs/deploy.md), and build
+shared mode's pieces with everything they use (server/services.py calls ``transport``
+first, then ``build``; nothing is set on them afterwards).
 
 - no ``SPILLEBORD_REDIS``: one worker — the in-process ``LocalBus`` on any database
   (SQLite by default);
 - ``SPILLEBORD_REDIS=redis://host:port/db`` with a PostgreSQL ``SPILLEBORD_DB``
-  (``postgresql+psycopg://…``): shared mode — ``RedisBus`` (announcements, presence and
-  forwarded actions) and ``Owners`` (one owner per live game, under a lease:
-  scale/owners.py).  In both modes a game's events are serialised by this worker's own
-  ``LocalSerializer``: in shared mode only the game's owner writes its events.
+  (``postgresql+psycopg://…``): shared mode — ``RedisBus`` (announcements with the events,
+  presence and forwarded actions), ``Owners`` (one owner per live game, under a lease:
+  scale/owners.py), the ``Replica`` (this worker's copies of the games others own) and
+  the ``Forwarder`` (events to the owner).  In both modes a game's events are
+  serialised by this worker's own ``LocalSerializer``: in shared mode only the game's
+  owner writes its events.
 
 Redis with SQLite is refused at start: separate processes cannot share one SQLite file's
 games safely.  ``redis`` and ``psycopg`` are imported only in shared mode (the ``scale``
@@ -15,18 +19,25 @@ extra of pyproject).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import functools
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from sqlalchemy.engine import Engine
+
 from spillebord.server.infra.bus import EventBus, LocalBus, LocalSerializer
 from spillebord.server.infra.settings import Settings
-from spillebord.server.room.ports import HereRouter, Router
+from spillebord.server.infra.storage import migrate
+from spillebord.server.room.ports import Current, Freshness, HereRouter, Router
+from spillebord.server.scale.keys import lock_key
 
 if TYPE_CHECKING:
+    from spillebord.server.room.registry import Rooms
     from spillebord.server.scale.forward import Forwarder
     from spillebord.server.scale.owners import Owners
     from spillebord.server.scale.redis_bus import RedisBus
+    from spillebord.server.scale.replica import Inbound, Replica
 
 
 class ScaleConfigError(RuntimeError):
@@ -43,28 +54,51 @@ def psycopg_dsn(sqlalchemy_url: str) -> str:
     return url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-@dataclass
+@dataclass(frozen=True)
+class Transport:
+    """The bus and the lock, chosen from the settings before the rooms are built (the
+    rooms count a match's listeners on the bus); ``redis``/``dsn``: shared mode."""
+
+    bus: EventBus
+    serializer: LocalSerializer
+    redis: RedisBus | None = None
+    dsn: str = ""  # the PostgreSQL database, for the leases (libpq form)
+    lease_seconds: float = 10.0
+
+    @property
+    def shared(self) -> bool:
+        return self.redis is not None
+
+    def notice(self, topic: str) -> Callable[[str], None] | None:
+        """How a service tells the other workers that ``topic`` changed for a match
+        (``RedisBus.note``; None on one worker: nobody else to tell)."""
+        return None if self.redis is None else functools.partial(self.redis.note, topic)
+
+
+@dataclass(frozen=True)
 class SharedParts:
-    """Shared mode's concrete pieces (their hooks are wired by scale/wiring.py)."""
+    """Shared mode's concrete pieces, built together by ``build``."""
 
     bus: RedisBus
     owners: Owners  # one owner per live game
-    forwarder: Forwarder | None = None  # set by wiring.install
+    replica: Replica  # this worker's copies of the games others own
+    forwarder: Forwarder  # events of sockets here to their game's owner
+    inbound: Inbound  # what the bus hears goes there
 
 
-@dataclass
+@dataclass(frozen=True)
 class ScaleOut:
     bus: EventBus
     serializer: LocalSerializer = field(default_factory=LocalSerializer)
     parts: SharedParts | None = None  # None: one worker
     # where a game's events run: here (one worker), or on its owner (shared mode:
-    # scale/forward.py's Forwarder, set by wiring.install)
+    # scale/forward.py's Forwarder)
     router: Router = field(default_factory=HereRouter)
-    # shared mode: ``own(match)`` — whether this worker owns the match now, taking it
-    # (and reading it from the database) when nobody does (set by wiring.install)
-    own: Callable[[str], Awaitable[bool]] | None = None
-    # shared mode: ``own`` for a bot driver — not for a game whose sockets are all on
-    # other workers, and not asked again within ``LEASE_RETRY`` of a refusal
+    # bringing a copy up to date before use: nothing (one worker), or the replica's
+    # read of what other workers wrote
+    fresh: Freshness = field(default_factory=Current)
+    # shared mode: ``drive(match)`` — whether this worker should play the match's bots
+    # (it owns the game, taking it if nobody does: scale/replica.py ``Replica.drive``)
     drive: Callable[[str], Awaitable[bool]] | None = None
 
     @property
@@ -73,7 +107,7 @@ class ScaleOut:
 
     async def start(self) -> None:
         if self.parts is not None:
-            await self.parts.bus.start()
+            await self.parts.bus.start(self.parts.inbound)
             self.parts.owners.start()
 
     async def stop(self) -> None:
@@ -110,7 +144,7 @@ class ScaleOut:
 
     def seats_written(self, match_id: str) -> None:
         """A seat of the match was written to the database here: the other workers
-        re-read the seats and tell their sockets (scale/wiring.py)."""
+        re-read the seats and tell their sockets (scale/replica.py)."""
         if self.parts is not None:
             self.parts.bus.note("seats", match_id)
 
@@ -124,25 +158,60 @@ class ScaleOut:
             await self.parts.owners.release(match_id, ended=ended)
 
     async def done_driving(self, match_id: str) -> None:
-        """The game ended: its lease goes with the next renewal (owners.should_release)."""
+        """The game ended: its lease goes with the next renewal (``Keeper.give_away``)."""
 
 
-def build(settings: Settings) -> ScaleOut:
+def transport(settings: Settings) -> Transport:
     redis_url: str | None = settings.redis_url  # Settings.from_env: SPILLEBORD_REDIS
     if not redis_url:
-        return ScaleOut(LocalBus())
+        return Transport(LocalBus(), LocalSerializer())
     db_url: str = settings.db_url
     if not db_url.startswith("postgresql"):
         raise ScaleConfigError("SPILLEBORD_REDIS (several workers) needs a PostgreSQL "
                                "SPILLEBORD_DB such as postgresql+psycopg://user@host/db")
     try:
-        from spillebord.server.scale.owners import Owners
+        from spillebord.server.scale.owners import Owners  # noqa: F401 (psycopg)
         from spillebord.server.scale.redis_bus import RedisBus
     except ImportError as exc:  # pragma: no cover - depends on the install
         raise ScaleConfigError(f"several workers need the 'scale' extra (uv sync "
                                f"--extra scale in the checkout, docs/deploy.md): {exc}"
                                ) from None
-    bus = RedisBus(redis_url)
-    owners = Owners(psycopg_dsn(db_url), bus.worker, settings.lease_seconds)
-    parts = SharedParts(bus, owners)
-    return ScaleOut(bus, parts=parts)
+    bus = RedisBus(redis_url, only_watched=True)
+    return Transport(bus, LocalSerializer(), bus, psycopg_dsn(db_url),
+                     settings.lease_seconds)
+
+
+def build(transport: Transport, rooms: Rooms, engine: Engine,
+          notes: Mapping[str, Callable[[str], None]]) -> ScaleOut:
+    """One worker: the bus and the lock.  Shared mode: the leases, the replica and the
+    forwarder too, each given what it uses; ``notes``: topic → what to call when
+    another worker's notice of it comes (chat lines, lobby changes)."""
+    bus, serializer = transport.redis, transport.serializer
+    if bus is None:
+        return ScaleOut(transport.bus, serializer)
+    from spillebord.server.scale.forward import Forwarder
+    from spillebord.server.scale.owners import Owners
+    from spillebord.server.scale.replica import Inbound, Keeper, Replica
+
+    keeper = Keeper(rooms, bus, serializer)
+    owners = Owners(transport.dsn, bus.worker, transport.lease_seconds, keeper)
+    replica = Replica(rooms, engine, serializer, bus, owners, keeper)
+    forwarder = Forwarder(rooms.sessions.get, bus, owners, replica.own, replica.received)
+    parts = SharedParts(bus, owners, replica, forwarder, Inbound(replica, forwarder, notes))
+    return ScaleOut(bus, serializer, parts, router=forwarder, fresh=replica,
+                    drive=replica.drive)
+
+
+MIGRATION_LOCK = lock_key("migrations")
+
+
+def migrate_once(engine: Engine) -> None:
+    """Run the migrations while holding a PostgreSQL advisory lock, so workers that
+    start together do not race to create the tables (the second finds them current)."""
+    with engine.connect() as conn:
+        conn.exec_driver_sql("SELECT pg_advisory_lock(%s)", (MIGRATION_LOCK,))
+        try:
+            migrate.upgrade(engine)
+        finally:
+            conn.exec_driver_sql("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
+            conn.commit()

@@ -16,8 +16,10 @@ worker's copy of the game is a replica, kept current by the bus.  An event there
    renewing.  The version test makes a retry of an event that did commit a ``stale``
    refusal, never a second application.
 
-After a done answer the replica reads the event from the database before the socket is
-answered, so the acting socket sees its own move in the reply, as on the owner.
+The owner's done answer carries the event it committed (scale/shipped.py), and the
+replica applies it before the socket is answered — no database read — so the acting
+socket sees its own move in the reply, as on the owner.  (The bus ships the same event
+to every worker; whichever comes first is applied, the other is a repeat.)
 """
 
 from __future__ import annotations
@@ -34,12 +36,14 @@ from redis.exceptions import RedisError
 from spillebord.server.errors import Refusal
 from spillebord.server.infra.storage.writer import LeaseLost
 from spillebord.server.room import wire
+from spillebord.server.scale import shipped
 
 if TYPE_CHECKING:
     from spillebord.server.room.ports import Room
     from spillebord.server.room.session import Session
     from spillebord.server.scale.owners import Owners
     from spillebord.server.scale.redis_bus import RedisBus
+    from spillebord.server.scale.shipped import Shipped
 
 log = logging.getLogger(__name__)
 UNAVAILABLE = ("unavailable", "the game is moving to another server; nothing changed, "
@@ -49,12 +53,12 @@ UNAVAILABLE = ("unavailable", "the game is moving to another server; nothing cha
 class Forwarder:
     def __init__(self, session_of: Callable[[str], Session | None], bus: RedisBus,
                  owners: Owners, own: Callable[[str], Awaitable[bool]],
-                 catch_up: Callable[[str], Awaitable[None]]) -> None:
+                 receive: Callable[[str, list[Shipped], int], Awaitable[None]]) -> None:
         self.session_of = session_of  # the game's room in memory here, or None
         self.bus = bus
         self.owners = owners
         self.own = own
-        self.catch_up = catch_up
+        self.receive = receive  # apply the owner's event here (read only for a gap)
         self.timeout = min(1.0, owners.ttl / 2)
         self.give_up = 2 * owners.ttl + 5  # seconds before an event is refused
         self.sent = 0  # events this worker forwarded (metrics.py)
@@ -63,7 +67,6 @@ class Forwarder:
         self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._owner_of: dict[str, str] = {}  # match -> its owner, as last seen
         self._tasks: set[asyncio.Task[None]] = set()
-        bus.on_direct = self.on_direct
 
     async def event(self, session: Room, kind: str, seat: int | None, version: int,
                     text: str, by_bot: bool) -> None:
@@ -108,7 +111,8 @@ class Forwarder:
             error = answer.get("error")
             if isinstance(error, dict):
                 raise _refusal(error)
-            await self.catch_up(match_id)
+            await self.receive(match_id, shipped.many_from_json(answer.get("e")),
+                               version + 1)
             return
 
     async def _ask(self, worker: str, message: dict[str, Any]) -> dict[str, Any] | None:
@@ -131,6 +135,8 @@ class Forwarder:
 
     # -- the owner's side ---------------------------------------------------------------
     def on_direct(self, sender: str, payload: str) -> None:
+        """A direct message from another worker (the bus's ``Inbound.direct``): a
+        forwarded event to run (``F``), or the answer to one of ours (``R``)."""
         try:
             message = wire.loads(payload)
         except wire.JSONDecodeError:
@@ -156,11 +162,13 @@ class Forwarder:
         else:
             seat = message.get("seat")
             try:
+                version = int(message.get("v", -1))
                 await session.event_here(str(message.get("kind")),
                                          seat if isinstance(seat, int) else None,
-                                         int(message.get("v", -1)), str(message.get("text")),
+                                         version, str(message.get("text")),
                                          bool(message.get("bot")))
                 self.served += 1
+                answer["e"] = _committed(session, version + 1)
             except LeaseLost:
                 answer["not_owner"] = True
             except Refusal as exc:
@@ -174,6 +182,16 @@ class Forwarder:
             await self.bus.send_direct(sender, wire.dumps(answer))
         except (RedisError, OSError) as exc:  # the sender times out and asks again
             log.warning("answering a forwarded event failed (%s)", exc)
+
+
+def _committed(session: Session, seq: int) -> list[dict[str, Any]]:
+    """The event ``seq`` the owner just committed, shipped (the version test made it
+    that number); [] if it is not in memory (the asker then reads it)."""
+    events = session.events
+    if seq > len(events) or events[seq - 1].seq != seq:
+        return []
+    ended = seq == len(events) and not session.running
+    return [shipped.to_json(events[seq - 1], session.row.finished if ended else None)]
 
 
 def _refusal(error: dict[str, Any]) -> Refusal:

@@ -6,7 +6,7 @@ at a time, under a lease in PostgreSQL's ``owners`` table.
   ``token`` and ``epoch + 1``.  Only PostgreSQL's clock is used.
 - The owner renews all its leases in one ``UPDATE`` every ``ttl / 3`` seconds; a lease
   that did not come back (taken over after this worker was stalled for longer than the
-  lease) is dropped from ``held`` and ``on_lost`` is called.
+  lease) is dropped from ``held`` (this worker's copy is a replica from then on).
 - ``fence``: every group-writer statement that writes events (storage/writer.py) runs
   ``SELECT … FOR SHARE`` of the batch's matches' lease rows in the same statement and
   writes only the events of a match whose row still carries this worker's token (which
@@ -20,7 +20,7 @@ at a time, under a lease in PostgreSQL's ``owners`` table.
 
 A worker that dies (even SIGKILL) stops renewing; its leases expire ``ttl`` seconds after
 the last renewal, and the next action or bot move on another worker takes the game over
-from the database (scale/wiring.py ``own``).
+from the database (scale/replica.py ``Replica.own``).
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Iterable
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
 
 import psycopg
 
@@ -57,8 +58,26 @@ RELEASE_ALL_SQL = "UPDATE owners SET token = '', expires = '-infinity' WHERE wor
 ENDED_SQL = "DELETE FROM owners WHERE match_id = %s AND token = %s"
 
 
+class Keeper(Protocol):
+    """What the renewal asks of the rooms (scale/replica.py ``Keeper``)."""
+
+    def give_away(self, match_id: str) -> bool:
+        """Whether to let the game's lease go now (it ended, or its sockets are all on
+        other workers)."""
+        ...
+
+    def ended(self, match_id: str) -> bool: ...
+
+    def hold(self, match_id: str) -> AbstractAsyncContextManager[None]:
+        """The game's lock: no event of it runs while its lease is let go."""
+        ...
+
+
 class Owners:
-    def __init__(self, dsn: str, worker: str, ttl: float = 10.0) -> None:
+    """``keeper``: whom the renewal asks which games to give away (none without one)."""
+
+    def __init__(self, dsn: str, worker: str, ttl: float = 10.0,
+                 keeper: Keeper | None = None) -> None:
         self.dsn = dsn
         self.worker = worker
         self.ttl = ttl
@@ -67,9 +86,7 @@ class Owners:
         self.acquired = 0  # leases taken (new games and takeovers), for metrics.py
         self.taken_over = 0  # of those, taken from an owner whose lease had expired
         self.lost = 0  # leases found taken by another worker (renewal or fence)
-        self.on_lost: Callable[[str], None] | None = None
-        self.should_release: Callable[[str], bool] | None = None  # checked on renewal
-        self.release_hook: Callable[[str], Any] | None = None  # async: release under lock
+        self.keeper = keeper
         self._conn: psycopg.AsyncConnection[tuple[Any, ...]] | None = None
         self._lock = asyncio.Lock()
         self._renewing: asyncio.Task[None] | None = None
@@ -100,7 +117,7 @@ class Owners:
         """0 if another worker owns the match; else the lease's epoch (-1: held
         already).  The caller reads the game from the database before acting whatever
         the epoch: a game's row is deleted when it ends, so epoch 1 does not mean that
-        nobody wrote its events (scale/wiring.py ``own``)."""
+        nobody wrote its events (scale/replica.py ``Replica.own``)."""
         if match_id in self.held:
             return -1
         if not self.accepting:
@@ -153,8 +170,6 @@ class Owners:
         if self.held.pop(match_id, None) is not None:
             self.lost += 1
             log.warning("lost the lease of match %s", match_id)
-            if self.on_lost is not None:
-                self.on_lost(match_id)
 
     # -- renewal ----------------------------------------------------------------------
     def start(self) -> None:
@@ -172,9 +187,11 @@ class Owners:
                     log.warning("renewing the game leases failed", exc_info=True)
 
     async def renew(self) -> None:
-        if self.should_release is not None and self.release_hook is not None:
-            for match_id in [m for m in self.held if self.should_release(m)]:
-                await self.release_hook(match_id)
+        keeper = self.keeper
+        if keeper is not None:
+            for match_id in [m for m in self.held if keeper.give_away(m)]:
+                async with keeper.hold(match_id):  # no event of it in flight
+                    await self.release(match_id, ended=keeper.ended(match_id))
         if not self.held:
             return
         mine = dict(self.held)

@@ -1,22 +1,26 @@
 """``RedisBus``: the ``EventBus`` seam across worker processes, over Redis pub/sub.
 
-Every worker publishes ``"E <worker> <match> <version>"`` on one channel after each
-committed event and listens to the same channel (``"S <worker> <json>"`` messages carry
-which seats have sockets on which worker: presence.py; ``"N <worker> <topic> <arg>"``
-are notices — ``note`` — that something other than an event changed, e.g. a match's
-chat: the other workers read it then instead of polling).  Its own sockets are told at once
-(no round trip); the other workers hear it through Redis, first bring their copy of the
-match up to that version from the database (``catch_up``), then tell their sockets.
-Redis delivers the messages of one channel in the order it received them, and a match's
-versions are published in order under the match's lock, so every socket sees every
-event in order (a state message lists every event since the previous one it got).
+Every worker publishes ``"E <worker> <match> <version> <events>"`` on one channel after
+each committed event — the events themselves, as stored (scale/shipped.py: a JSON list,
+every event since the last message for that match) — and listens to the same channel
+(``"S <worker> <json>"`` messages carry which seats have sockets on which worker:
+presence.py; ``"N <worker> <topic> <arg>"`` are notices — ``note`` — that something other
+than an event changed, e.g. a match's chat: the other workers read it then instead of
+polling).  Its own sockets are told at once (no round trip); the other workers hear it
+through Redis, apply the events to their copy of the match from the message
+(``receive``), then tell their sockets.  Redis delivers the messages of one channel in
+the order it received them, and a match's versions are published in order under the
+match's lock, so every socket sees every event in order (a state message lists every
+event since the previous one it got).
 
-When Redis is unreachable the worker keeps serving its own sockets, logs it, counts it
-(``stats``), and retries with back-off: unsent announcements are kept (only the newest
-version per match matters) and sent on reconnect, and after a reconnect the worker
-catches up every match its sockets watch from the database, since it may have missed
-announcements meanwhile.  Nothing is dropped: the database is the truth, Redis only says
-"look again".
+A receiver reads the database only to fill a gap: a version it never got (the events of
+a message are missing or not the next ones, e.g. a newly watched match announced with
+its version only), and after a reconnect, for every match its sockets watch, since it
+may have missed announcements meanwhile.  When Redis is unreachable the worker keeps
+serving its own sockets, logs it, counts it (``stats``), and retries with back-off:
+unsent announcements are kept (at most ``KEEP`` events per match; beyond that only the
+newest, and the receiver reads the rest) and sent on reconnect.  Nothing is dropped: the
+database is the truth, and a message only spares the read.
 """
 
 from __future__ import annotations
@@ -28,19 +32,54 @@ import os
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import Any, Protocol
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from spillebord.server.infra.bus import Listener, Listeners
+from spillebord.server.infra.storage.repo import EventRow
+from spillebord.server.room import wire
+from spillebord.server.scale import shipped
 from spillebord.server.scale.presence import INTERVAL, WATCH, PresenceTable
+from spillebord.server.scale.shipped import Shipped
 
 log = logging.getLogger(__name__)
-CatchUp = Callable[[str, int], Awaitable[int]]  # (match, version seen) -> local version
+READ = 1 << 62  # "the version announced" that always makes the receiver read (reconnect)
 CHANNEL = "spillebord:events"
 STOP_TIMEOUT = 5.0  # seconds any close or shutdown step may take
 MAX_BACKOFF = 2.0
+KEEP = 256  # unsent events kept per match while Redis is away (then only the newest)
+
+
+class Inbound(Protocol):
+    """What a worker does with what its bus hears (scale/replica.py ``Inbound``)."""
+
+    async def receive(self, match_id: str, events: list[Shipped], version: int) -> int:
+        """Apply the shipped events that follow the local copy, read the database when
+        it is still behind ``version``; the local version."""
+        ...
+
+    def presence(self, match_id: str) -> None:
+        """Another worker's sockets of the match came or went."""
+        ...
+
+    def note(self, topic: str, arg: str) -> None:
+        """Another worker's notice (``RedisBus.note``)."""
+        ...
+
+    def direct(self, sender: str, payload: str) -> None:
+        """A direct message to this worker (scale/forward.py)."""
+        ...
+
+    def current(self, match_id: str) -> int | None:
+        """The version of a game this worker owns, else None."""
+        ...
+
+    def local_version(self, match_id: str) -> int:
+        """The version this worker's copy of the match is at (0: none)."""
+        ...
 
 
 @dataclass
@@ -54,55 +93,47 @@ class BusStats:
 
 
 class RedisBus:
-    def __init__(self, url: str, channel: str = CHANNEL, worker: str | None = None) -> None:
+    """``only_watched``: announce only matches another worker has sockets on (shared
+    mode: with nginx hashing a game's sockets are on its owner, so an action costs no
+    Redis traffic at all).  The presence snapshots say which; when one shows a match
+    newly watched, the owner's version (``Inbound.current``) is announced at once, so
+    the new watcher misses nothing in between.  What the bus hears goes to the
+    ``Inbound`` given to ``start``."""
+
+    def __init__(self, url: str, channel: str = CHANNEL, worker: str | None = None,
+                 only_watched: bool = False) -> None:
         self.url = url
         self.channel = channel
         self.worker = worker or f"{os.getpid()}-{secrets.token_hex(4)}"
+        self.only_watched = only_watched
         self.stats = BusStats()
         self._listeners = Listeners(on_empty=self._forget_if_idle)
-        self._catch_up: CatchUp | None = None
-        self._holds: Callable[[str], bool] | None = None
+        self._in: Inbound | None = None
         self._told: dict[str, int] = {}         # match -> newest version told locally
-        self._pending: dict[str, int] = {}      # match -> newest version not yet sent
+        # match -> (newest version, the events since the last message) not yet sent
+        self._pending: dict[str, tuple[int, list[dict[str, Any]]]] = {}
         self._wake = asyncio.Event()
         self._known: dict[str, int] = {}        # match -> newest version announced
+        self._inbox: dict[str, dict[int, Shipped]] = {}  # match -> events heard, by seq
+        self._unread: set[str] = set()  # matches to read (announcements may be lost)
         self._busy: dict[str, asyncio.Task[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = asyncio.Event()
         self._client: aioredis.Redis | None = None
         self.presence = PresenceTable()
         self._presence_dirty = True
-        self.on_presence: Callable[[str], None] | None = None  # a match's presence changed
         # Direct messages (scale/forward.py): each worker also listens on a channel of
-        # its own; ``on_direct(sender, payload)`` gets what was sent to it.
+        # its own; ``Inbound.direct(sender, payload)`` gets what was sent to it.
         self.direct_channel = f"{channel}:w:{self.worker}"
-        self.on_direct: Callable[[str, str], None] | None = None
-        # Announce only matches another worker has sockets on (shared mode sets it:
-        # with nginx hashing a game's sockets are on its owner, so an action costs no
-        # Redis traffic at all).  The presence snapshots say which; when one shows a
-        # match newly watched, ``current(match)`` (the owner's version, else None) is
-        # announced at once, so the new watcher misses nothing in between.
-        self.only_watched = False
-        self.current: Callable[[str], int | None] | None = None
-        # The version this worker's copy of a match is at (its first socket got it), so
-        # an announcement of a version the sockets have does not tell them again.
-        self.local_version: Callable[[str], int] | None = None
-        # Notices (``note``): topic -> what to call with the notice's argument on the
-        # other workers.  Sent after the change committed; a notice lost while Redis is
-        # down only delays (the receivers also read on a slow timer).
-        self.on_note: dict[str, Callable[[str], None]] = {}
+        # Notices (``note``): sent after the change committed; ``Inbound.note`` on the
+        # other workers.  A notice lost while Redis is down only delays (the receivers
+        # also read on a slow timer).
         self._notes: set[tuple[str, str]] = set()
 
     # -- lifecycle ----------------------------------------------------------------------
-    def set_catch_up(self, fn: CatchUp, holds: Callable[[str], bool] | None = None) -> None:
-        """``fn(match, version)`` brings the local copy of ``match`` up to at least
-        ``version`` (from the database) and returns the local version; ``holds(match)``
-        says whether this worker keeps that match in memory (default: it has listeners).
-        """
-        self._catch_up = fn
-        self._holds = holds
-
-    async def start(self, timeout: float = 10.0) -> None:
+    async def start(self, inbound: Inbound, timeout: float = 10.0) -> None:
+        """Connect, and hand what is heard to ``inbound`` from now on."""
+        self._in = inbound
         self._client = aioredis.Redis.from_url(self.url, socket_connect_timeout=2,
                                                socket_timeout=5, health_check_interval=10)
         self._tasks = [asyncio.create_task(self._receive_loop(), name="redis-bus-receive"),
@@ -141,8 +172,9 @@ class RedisBus:
         first = not self._listeners.has(match_id)
         unsubscribe = self._listeners.subscribe(match_id, listener)
         if first:
-            if self.local_version is not None:
-                self._told[match_id] = max(self.local_version(match_id),
+            # the version the first socket got: an announcement of it is no news
+            if self._in is not None:
+                self._told[match_id] = max(self._in.local_version(match_id),
                                            self._told.get(match_id, 0))
             self._watch(match_id, 1)
         return unsubscribe
@@ -155,13 +187,22 @@ class RedisBus:
     def count(self, match_id: str) -> int:
         return self._listeners.count(match_id)
 
-    async def publish(self, match_id: str, version: int) -> None:
-        """Tell this worker's listeners now and queue the announcement for the others
-        (never blocks on Redis, never raises: the event is already committed)."""
-        self._notify(match_id, version)
+    def announce(self, match_id: str, event: EventRow, finished: datetime | None) -> None:
+        """Tell this worker's listeners now and queue the event for the others (never
+        blocks on Redis, never raises: the event is already committed)."""
+        self._notify(match_id, event.seq)
         if self.only_watched and not self.presence.watched_elsewhere(match_id):
             return  # nobody else has a socket on it
-        self._pending[match_id] = max(version, self._pending.get(match_id, 0))
+        self._queue(match_id, event.seq, [shipped.to_json(event, finished)])
+
+    def _queue(self, match_id: str, version: int, events: list[dict[str, Any]]) -> None:
+        """Keep ``events`` (ending at ``version``) for the next message of the match."""
+        pending = self._pending.get(match_id)
+        if pending is None:
+            self._pending[match_id] = (version, events)
+        elif version >= pending[0]:
+            kept = [*pending[1], *events]
+            self._pending[match_id] = (version, kept[-KEEP:])
         self._wake.set()
 
     async def send_direct(self, worker: str, payload: str) -> None:
@@ -178,7 +219,7 @@ class RedisBus:
                     raise
 
     def note(self, topic: str, arg: str) -> None:
-        """Tell the other workers (``on_note[topic](arg)`` there); never blocks."""
+        """Tell the other workers (``Inbound.note(topic, arg)`` there); never blocks."""
         self._notes.add((topic, arg))
         self._wake.set()
 
@@ -201,9 +242,9 @@ class RedisBus:
                 self._presence_changed(match_id)
 
     def _presence_changed(self, match_id: str) -> None:
-        if self.on_presence is not None:
+        if self._in is not None:
             try:
-                self.on_presence(match_id)
+                self._in.presence(match_id)
             except Exception:
                 log.exception("presence hook failed for match %s", match_id)
 
@@ -233,9 +274,9 @@ class RedisBus:
                 try:
                     assert self._client is not None
                     async with self._client.pipeline(transaction=False) as pipe:
-                        for match_id, version in batch.items():
-                            pipe.publish(self.channel,
-                                         f"E {self.worker} {match_id} {version}")
+                        for match_id, (version, events) in batch.items():
+                            pipe.publish(self.channel, f"E {self.worker} {match_id} "
+                                                       f"{version} {wire.dumps(events)}")
                         if presence:
                             pipe.publish(self.channel,
                                          f"S {self.worker} {self.presence.snapshot()}")
@@ -248,9 +289,11 @@ class RedisBus:
                     self.stats.publish_failures += 1
                     log.warning("redis publish failed (%s); %d announcements kept, retrying",
                                 exc, len(batch))
-                    for match_id, version in batch.items():  # keep the newest of each
-                        self._pending[match_id] = max(version,
-                                                      self._pending.get(match_id, 0))
+                    for match_id, (version, events) in batch.items():  # keep them,
+                        later = self._pending.pop(match_id, None)  # in order
+                        self._pending[match_id] = (version, events[-KEEP:])
+                        if later is not None:
+                            self._queue(match_id, *later)
                     self._presence_dirty = self._presence_dirty or presence
                     self._notes |= notes
                     await asyncio.sleep(backoff)
@@ -300,18 +343,17 @@ class RedisBus:
         text = str(data)
         if text.startswith("D "):
             _d, sender, payload = [*text.split(" ", 2), "", ""][:3]
-            if self.on_direct is not None:
+            if self._in is not None:
                 try:
-                    self.on_direct(sender, payload)
+                    self._in.direct(sender, payload)
                 except Exception:
                     log.exception("direct message hook failed")
             return
         if text.startswith("N "):
             _n, worker, topic, arg = [*text.split(" ", 3), "", "", ""][:4]
-            hook = self.on_note.get(topic)
-            if worker != self.worker and hook is not None:
+            if worker != self.worker and self._in is not None:
                 try:
-                    hook(arg)
+                    self._in.note(topic, arg)
                 except Exception:
                     log.exception("notice hook failed (%s)", topic)
             return
@@ -322,8 +364,8 @@ class RedisBus:
                     self._presence_changed(match_id)
                     self._announce_current(match_id)
             return
-        parts = text.split(" ")
-        if len(parts) != 4 or parts[0] != "E" or not parts[3].isdigit():
+        parts = text.split(" ", 4)
+        if len(parts) < 4 or parts[0] != "E" or not parts[3].isdigit():
             log.warning("ignoring a malformed bus message %r", text[:80])
             return
         worker, match_id, version = parts[1], parts[2], int(parts[3])
@@ -331,21 +373,26 @@ class RedisBus:
         if worker == self.worker or not self._holding(match_id):
             return  # our own (listeners told when publishing), or a match we do not hold
         self._known[match_id] = max(version, self._known.get(match_id, 0))
+        if len(parts) == 5:  # without events (an older worker): the receiver reads
+            try:
+                events = shipped.many_from_json(wire.loads(parts[4]))
+            except wire.JSONDecodeError:
+                events = []
+            inbox = self._inbox.setdefault(match_id, {})
+            for item in events:
+                inbox[item.event.seq] = item
         self._schedule(match_id)
 
     def _announce_current(self, match_id: str) -> None:
-        if not self.only_watched or self.current is None \
+        if not self.only_watched or self._in is None \
                 or not self.presence.watched_elsewhere(match_id):
             return
-        version = self.current(match_id)
-        if version is not None:
-            self._pending[match_id] = max(version, self._pending.get(match_id, 0))
-            self._wake.set()
+        version = self._in.current(match_id)
+        if version is not None:  # the version only: the new watcher reads if behind
+            self._queue(match_id, version, [])
 
     def _holding(self, match_id: str) -> bool:
-        if self._listeners.has(match_id):
-            return True
-        return self._holds is not None and self._holds(match_id)
+        return self._listeners.has(match_id)
 
     def _forget_if_idle(self, match_id: str) -> None:
         if not self._listeners.has(match_id):
@@ -353,11 +400,13 @@ class RedisBus:
         if match_id not in self._busy and not self._holding(match_id):
             self._known.pop(match_id, None)
             self._told.pop(match_id, None)
+            self._inbox.pop(match_id, None)
 
     def _resync_all(self) -> None:
-        # catch_up reads everything the database has beyond the local version, so one
-        # pass per watched match finds whatever was announced while we were away.
+        # A read of everything the database has beyond the local version, once per
+        # watched match, finds whatever was announced while we were away.
         for match_id in self._listeners.matches():
+            self._unread.add(match_id)
             self._schedule(match_id)
 
     def _schedule(self, match_id: str) -> None:
@@ -367,26 +416,38 @@ class RedisBus:
             self._busy[match_id] = asyncio.create_task(self._deliver(match_id))
 
     async def _deliver(self, match_id: str) -> None:
-        """Catch up until the local copy has every announced version, telling the
-        listeners each time it advanced.  A database that is briefly unreachable is
-        retried a bounded number of times; the next announcement retries again."""
+        """Apply what was heard until the local copy has every announced version,
+        telling the listeners each time it advanced.  A database that is briefly
+        unreachable (a gap's read) is retried a bounded number of times; the next
+        announcement retries again."""
+        tries = 0
         try:
-            for attempt in range(40):
+            while tries < 40:
                 wanted = self._known.get(match_id, 0)
+                heard = self._inbox.pop(match_id, {})
+                events = [heard[seq] for seq in sorted(heard)]
+                unread = match_id in self._unread
+                self._unread.discard(match_id)
                 try:
-                    local = (wanted if self._catch_up is None
-                             else await self._catch_up(match_id, wanted))
+                    local = (wanted if self._in is None else await self._in.receive(
+                        match_id, events, READ if unread else wanted))
                 except asyncio.CancelledError:
                     raise
                 except Exception:
+                    tries += 1
                     log.warning("catching up match %s failed (attempt %d)", match_id,
-                                attempt + 1, exc_info=True)
-                    await asyncio.sleep(min(MAX_BACKOFF, 0.05 * 2 ** attempt))
+                                tries, exc_info=True)
+                    if unread:
+                        self._unread.add(match_id)
+                    await asyncio.sleep(min(MAX_BACKOFF, 0.05 * 2 ** tries))
                     continue
                 if local > self._told.get(match_id, -1):
                     self._notify(match_id, local)
+                if match_id in self._inbox or match_id in self._unread:
+                    continue  # heard more meanwhile
                 if self._known.get(match_id, 0) <= local:
                     return
+                tries += 1
                 await asyncio.sleep(0.02)
             log.error("match %s: could not catch up to version %d", match_id,
                       self._known.get(match_id, 0))

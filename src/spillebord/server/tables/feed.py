@@ -64,7 +64,8 @@ class LobbySocket:
 
 
 class LobbyFeed:
-    def __init__(self, repo: TablesRepo, poll: float) -> None:
+    def __init__(self, repo: TablesRepo, poll: float,
+                 notify: Callable[[str], None] | None = None) -> None:
         self.repo = repo
         self.poll = poll
         self.sockets: set[LobbySocket] = set()
@@ -78,7 +79,7 @@ class LobbyFeed:
         self._snapshot: tuple[float, str, dict[str, datetime]] | None = None
         self._changes = 0  # counts invalidations: a snapshot read across one is not kept
         # shared mode: tell the other workers a table changed (they call ``heard``)
-        self.notify: Callable[[str], None] | None = None
+        self.notify = notify
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name="lobby-feed")

@@ -56,7 +56,8 @@ class LeaseLost(RuntimeError):
 
 
 class GroupWriter:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, observe: Callable[[int, float], None] | None = None,
+                 fence: Fence | None = None) -> None:
         self.engine = engine
         self._pg = _PgRows.for_engine(engine)
         self._insert = None if self._pg is not None else _RowInserter.for_engine(engine)
@@ -75,10 +76,10 @@ class GroupWriter:
         self.batches = 0
         self.requests = 0
         # (requests, seconds) of every committed batch, on this thread (metrics.py)
-        self.observe: Callable[[int, float], None] | None = None
+        self.observe = observe
         # shared mode (PostgreSQL only): the lease tokens this worker holds; the events
         # of a match whose ``owners`` row carries another token are not written
-        self.fence: Fence | None = None
+        self.fence = fence
         self.health = WriteHealth()  # failures by reason, logged once per outage
 
     async def write(self, ops: Sequence[Op]) -> None:
