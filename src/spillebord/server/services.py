@@ -155,8 +155,7 @@ class Services:
             observer=Observers(self.metrics.committed, self.tables.feed.kick,
                                self.scale.lost),
             router=self.scale.router,
-            fresh=self.scale.fresh,
-            loop=loop))
+            loop=loop), fresh=self.scale.fresh)
         # the games that moved within the idle time; the others stay parked (parking.py)
         since = now() - timedelta(seconds=self.settings.idle_seconds)
         rows = await asyncio.to_thread(self.repo.load_running, since)

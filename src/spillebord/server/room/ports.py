@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from spillebord.server.infra.storage.repo import EventRow
     from spillebord.server.infra.storage.writer import Op
-    from spillebord.server.room.session import Session
 
 
 class EventStore(Protocol):
@@ -96,13 +95,6 @@ class Router(Protocol):
         ...
 
 
-class Freshness(Protocol):
-    async def refresh(self, session: Session) -> None:
-        """Bring this worker's copy of the game up to date before it is used (shared
-        mode: the events and seats another worker wrote, scale/replica.py)."""
-        ...
-
-
 @dataclass(frozen=True, slots=True)
 class RoomPorts:
     store: EventStore
@@ -111,15 +103,7 @@ class RoomPorts:
     presence: Presence
     observer: RoomObserver
     router: Router
-    fresh: Freshness
     loop: asyncio.AbstractEventLoop
-
-
-class Current:
-    """One worker: every copy is the game (nothing to refresh)."""
-
-    async def refresh(self, session: Session) -> None:
-        pass
 
 
 class HereRouter:

@@ -31,6 +31,20 @@ class Driver(Protocol):
     async def stop(self) -> None: ...
 
 
+class Freshness(Protocol):
+    async def refresh(self, session: Session) -> None:
+        """Bring this worker's copy of the game up to date before it is used (shared
+        mode: the events and seats another worker wrote, scale/replica.py)."""
+        ...
+
+
+class Current:
+    """One worker: every copy is the game (nothing to refresh)."""
+
+    async def refresh(self, session: Session) -> None:
+        pass
+
+
 class Rooms:
     def __init__(self, load_match: Callable[[str], MatchRow | None],
                  new_driver: Callable[[Session], Driver],
@@ -45,10 +59,13 @@ class Rooms:
         self._shared = shared
         self._loading: dict[str, asyncio.Lock] = {}
         self._ports: RoomPorts | None = None
+        self._fresh: Freshness = Current()
 
-    def bind(self, ports: RoomPorts) -> None:
-        """The ports every session is built with (made at start: the writer and loop)."""
+    def bind(self, ports: RoomPorts, fresh: Freshness | None = None) -> None:
+        """The ports every session is built with (made at start: the writer and loop),
+        and how a copy is brought up to date before use (shared mode's replica)."""
         self._ports = ports
+        self._fresh = fresh or Current()
 
     @property
     def ports(self) -> RoomPorts:
@@ -63,7 +80,7 @@ class Rooms:
     async def refresh(self, session: Session) -> None:
         """Bring the copy up to date (shared mode: catch the replica up and re-read
         its seats; nothing on one worker)."""
-        await self.ports.fresh.refresh(session)
+        await self._fresh.refresh(session)
 
     def adopt(self, row: MatchRow) -> Session:
         session = Session(self.ports, row)
@@ -85,7 +102,7 @@ class Rooms:
         session = self.sessions.get(match_id)
         if session is not None:
             session.touched = time.monotonic()  # in use: not idle (parking.py)
-            await self.ports.fresh.refresh(session)  # another worker may have moved it on
+            await self._fresh.refresh(session)  # another worker may have moved it on
             return session
         if len(match_id) > 32:
             raise Refusal("not_found", "there is no such match", 404)

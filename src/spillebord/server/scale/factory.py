@@ -29,7 +29,8 @@ from sqlalchemy.engine import Engine
 from spillebord.server.infra.bus import EventBus, LocalBus, LocalSerializer
 from spillebord.server.infra.settings import Settings
 from spillebord.server.infra.storage import migrate
-from spillebord.server.room.ports import Current, Freshness, HereRouter, Router
+from spillebord.server.room.ports import HereRouter, Router
+from spillebord.server.room.registry import Current, Freshness
 from spillebord.server.scale.keys import lock_key
 
 if TYPE_CHECKING:

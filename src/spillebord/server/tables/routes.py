@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Query, Request, WebSocket
 from pydantic import BaseModel, Field
 
-from spillebord.server.http.deps import QuotasDep
+from spillebord.server.infra.deps import QuotasDep
 from spillebord.server.infra.quotas import client_address
 from spillebord.server.people.deps import Player
 from spillebord.server.tables.deps import TablesDep
