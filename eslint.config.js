@@ -11,7 +11,7 @@ const CONFUSING_GLOBALS = [
 ];
 
 export default [
-  { ignores: ["node_modules/", ".venv/", "build/", "dist/"] },
+  { ignores: ["node_modules/", ".venv/", ".venv-learn/", ".tools/", "build/", "dist/"] },
   js.configs.recommended,
   {
     files: ["src/spillebord/web/static/js/**/*.js"],
