@@ -138,16 +138,24 @@ async def create(http: httpx.AsyncClient, tally: Tally, where: dict[str, str],
     return made
 
 
+def deal_of(rng: random.Random, deals: bool) -> dict[str, int]:
+    """``{"deal": n}`` drawn from ``rng`` when ``deals`` (a run repeatable by its seed),
+    else nothing (the server deals)."""
+    return {"deal": rng.randrange(1, 2**20)} if deals else {}
+
+
 async def table_player(base: str, ws_base: str, tally: Tally, stop: float,
-                       rng: random.Random, game: str = "kugler", pace: float = 0.3) -> None:
+                       rng: random.Random, game: str = "kugler", pace: float = 0.3,
+                       deals: bool = False) -> None:
     """A player at a table with three bots of the game's default level, acting
     ``pace`` seconds after their turn comes; measures each bot move (the time from the
-    state where a bot is to move to the next state)."""
+    state where a bot is to move to the next state).  ``deals``: the deals are drawn
+    from ``rng`` too."""
     where = address()
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         while time.monotonic() < stop:
             made = await create(http, tally, where, game=game,
-                                seats=["me", *[{"level": 2}] * 3])
+                                seats=["me", *[{"level": 2}] * 3], **deal_of(rng, deals))
             if made is None:
                 await asyncio.sleep(5)
                 continue
@@ -197,13 +205,14 @@ async def _play(ws: Any, tally: Tally, stop: float, rng: random.Random, pace: fl
 
 async def solitaire_player(base: str, ws_base: str, tally: Tally, stop: float,
                            rng: random.Random, pace: float = 0.5,
-                           hint_every: int = 10) -> None:
+                           hint_every: int = 10, deals: bool = False) -> None:
     """A Posthuskabalen player: an action every ``pace`` seconds, a hint every
-    ``hint_every`` actions; remembers how many actions were acknowledged."""
+    ``hint_every`` actions; remembers how many actions were acknowledged.  ``deals``:
+    the deals are drawn from ``rng`` too."""
     where = address()
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         while time.monotonic() < stop:
-            made = await create(http, tally, where, game="posthus")
+            made = await create(http, tally, where, game="posthus", **deal_of(rng, deals))
             if made is None:
                 await asyncio.sleep(5)
                 continue
