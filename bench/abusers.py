@@ -42,7 +42,7 @@ def start_server(port: int, db: str, env: dict[str, str], src: str | None = None
                  ) -> subprocess.Popen[bytes]:
     """``spillebord serve``'s app under uvicorn; ``src``: the source tree to import
     (an older checkout, for old-vs-new figures)."""
-    full = {**os.environ, "SPILLEBORD_DB": f"sqlite:///{db}", "SPILLEBORD_RATE": "100000",
+    full = {**os.environ, "SPILLEBORD_DB": f"sqlite:///{db}",
             "SPILLEBORD_TRUSTED_PROXIES": "127.0.0.1", **env}
     if src is not None:
         full["PYTHONPATH"] = src
@@ -51,6 +51,17 @@ def start_server(port: int, db: str, env: dict[str, str], src: str | None = None
          "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
          "--ws-ping-interval", "0", "--no-access-log", "--no-proxy-headers"],
         env=full, cwd=src or None)
+
+
+def stop(proc: subprocess.Popen[bytes], grace: float = 60.0) -> None:
+    """End the server: SIGTERM, and SIGKILL past ``grace`` seconds (a loaded machine
+    may take long to finish the compute calls running; its workers die with it)."""
+    proc.terminate()
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
 
 
 async def wait_up(base: str) -> None:
@@ -300,24 +311,34 @@ async def bots_only_rooms(base: str, tally: Tally, stop: float, rooms: int = 6,
 async def hint_flood(base: str, ws_base: str, tally: Tally, stop: float,
                      sockets: int = 12) -> None:
     """One Posthuskabalen seat asking for hints on ``sockets`` sockets, each asking
-    again as soon as it has an answer (or a refusal)."""
+    again as soon as it has an answer (or 50 ms after a refusal), and connecting again
+    a second after the server closes it (``flood_closed``)."""
     where = address()
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         made = await create(http, tally, where, game="posthus")
     if made is None:
         return
 
+    async def flood(ws: Any) -> None:
+        while time.monotonic() < stop:
+            await ws.send('{"t":"hint","v":0,"d":{}}')
+            while True:
+                msg = orjson.loads(await asyncio.wait_for(ws.recv(), 120))
+                if msg["t"] in ("hint", "error"):
+                    if msg["t"] == "error":
+                        tally.refuse("flood_" + msg["d"]["code"])
+                        await asyncio.sleep(0.05)
+                    break
+
     async def one() -> None:
-        async with await connect(ws_base, made["match_id"], made["token"], where) as ws:
-            while time.monotonic() < stop:
-                await ws.send('{"t":"hint","v":0,"d":{}}')
-                while True:
-                    msg = orjson.loads(await asyncio.wait_for(ws.recv(), 120))
-                    if msg["t"] in ("hint", "error"):
-                        if msg["t"] == "error":
-                            tally.refuse("flood_" + msg["d"]["code"])
-                            await asyncio.sleep(0.05)
-                        break
+        while time.monotonic() < stop:
+            try:
+                async with await connect(ws_base, made["match_id"], made["token"],
+                                         where) as ws:
+                    await flood(ws)
+            except websockets.ConnectionClosed:
+                tally.refuse("flood_closed")
+                await asyncio.sleep(1)
 
     await asyncio.gather(*(one() for _ in range(sockets)), return_exceptions=True)
 

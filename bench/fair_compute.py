@@ -3,17 +3,18 @@ another player's hints, quiet and then with the issue's abusive loads running �
 client's 6 bots-only Kugler rooms with 5-second search bots, and one Posthuskabalen seat
 asking for hints on 12 sockets.  Target: both p95 within 1.5× of the quiet figures.
 
-Like with like: each phase runs on a **fresh server** (subprocess, temporary SQLite,
-quotas off so the queue is measured on its own, bot delay 0 so a bot move is compute
-and waiting only), warmed the same way (8 s of the victims with seed 1, unmeasured),
-and the measured victims play the **same seed** in both phases (``--seed``, default
-2): the same deals, the same positions asked about, the same moves — so a hard position
-cannot land in one phase only, and no solver or bot cache warmed by the quiet phase
-favours the abusive one.  The abusive clients run in a process of their own, 5 steps
-nicer than the bench (on a real site they are elsewhere; nicer still would starve them
-on a loaded machine).  ``--src`` runs another source tree's server (``git archive
-<commit> src | tar -x -C /tmp/old``) for old-vs-new figures; ``--env K=V`` sets a
-server setting (e.g. ``SPILLEBORD_LOW_LANE=nice``).
+Like with like: each phase runs on a **fresh server** (subprocess, temporary SQLite;
+quotas and the per-socket message budget off, so the queue is measured on its own; bot
+delay 0, so a bot move is compute and waiting only), warmed the same way (8 s of the
+victims with seed 1, unmeasured), and the measured victims play the **same seed** in
+both phases (``--seed``, default 2): the same deals, the same moves, the same positions
+asked about (the abusive phase plays a prefix of the quiet one's line when it gets
+less done) — so a hard position cannot land in one phase only, and no solver or bot
+cache warmed by the quiet phase favours the abusive one.  The abusive clients run in a
+process of their own, 5 steps nicer than the bench (on a real site they are elsewhere;
+nicer still would starve them on a loaded machine).  ``--src`` runs another source
+tree's server (``git archive <commit> src | tar -x -C /tmp/old``) for old-vs-new
+figures; ``--env K=V`` sets a server setting (e.g. ``SPILLEBORD_LOW_LANE=nice``).
 
     nice -n 5 .venv/bin/python bench/fair_compute.py --quick
     nice -n 5 .venv/bin/python bench/fair_compute.py --src /tmp/old/src
@@ -41,6 +42,7 @@ from abusers import (
     pct,
     solitaire_player,
     start_server,
+    stop,
     table_player,
     wait_up,
 )
@@ -73,6 +75,7 @@ async def one_phase(args: argparse.Namespace, seconds: float, abusive: bool
     port = free_port()
     base, ws = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     env = {"SPILLEBORD_LIMITS": "off", "SPILLEBORD_BOT_DELAY": "0",
+           "SPILLEBORD_RATE": "100000",  # the queue on its own: no socket is throttled
            **dict(kv.split("=", 1) for kv in args.env)}
     abuse: dict[str, int] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -96,8 +99,7 @@ async def one_phase(args: argparse.Namespace, seconds: float, abusive: bool
                 said, _ = await asyncio.to_thread(abusers.communicate, timeout=120)
                 abuse = json.loads(said or b"{}")
         finally:
-            proc.terminate()
-            proc.wait(30)
+            stop(proc)
     return tally, abuse, cpu
 
 

@@ -323,10 +323,6 @@ class Connection:
             msg = None
         t = msg.get("t") if isinstance(msg, dict) else None
         ref = t if isinstance(t, str) and t in HANDLERS else None
-        if not self.inflow.admit():
-            self.error("rate_limited", "too many messages; at most "
-                       f"{self.services.settings.rate_per_second:g} per second", ref)
-            return
         if not isinstance(msg, dict) or not isinstance(t, str):
             self.error("malformed", 'a message is one JSON object '
                                     '{"t": type, "v": version, "d": data}')
@@ -670,6 +666,7 @@ async def serve_socket(services: Sockets, ws: WebSocket, match_id: str) -> None:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            conn.inflow.took()
             text = message.get("text")
             if text is None:
                 conn.error("malformed", "send text frames with JSON, not binary")
