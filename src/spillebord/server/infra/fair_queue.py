@@ -56,11 +56,11 @@ FLOOD_SECONDS = 60.0  # a player refused ``busy`` asks in the low lane this long
 def low_worker(parent: int) -> None:
     """Initializer of a low-lane worker process: the idle scheduling class (or a lower
     CPU priority), and ending with the server (orphans.py)."""
-    os.nice(LOW_NICE)
+    die_with(parent)  # first: its watching thread keeps the ordinary priority
+    os.nice(LOW_NICE)  # (Linux: this thread, which runs the calls)
     if os.environ.get("SPILLEBORD_LOW_LANE", "idle") == "idle":
         with contextlib.suppress(AttributeError, OSError):  # Linux only
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    die_with(parent)
 
 
 def timed(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
