@@ -62,6 +62,11 @@ class Limits:
     signups_per_hour_address: int = 20     # sign-up tries, per address
     signins_per_minute_address: int = 30   # sign-in tries (any outcome), per address
     sockets_address: int = 64              # open WebSockets (games and lobby), per address
+    lesson_moves_per_minute_address: int = 120  # POST /api/learn/{game}, per address
+    analyses_per_minute_address: int = 6   # analyses computed (not the kept ones), per
+    #                                        address (GET /api/matches/{id}/analysis)
+    analyses_waiting: int = 4              # analyses computing or waiting in this worker
+    #                                        before more are refused (429 busy)
     table_away_seconds: int = 60           # a public table leaves the lobby when its
     #                                        creator has been away this long (tables/expiry.py)
     table_close_seconds: int = 900         # ... and for good when nobody joined it this long
@@ -206,6 +211,18 @@ class Quotas:
 
     def sign_in(self, address: str | None) -> None:
         self.spend("sign_in_tries", [(address, self.limits.signins_per_minute_address)])
+
+    def lesson_move(self, address: str | None) -> None:
+        self.spend("lesson_moves", [(address, self.limits.lesson_moves_per_minute_address)])
+
+    def analysis(self, address: str | None, waiting: int) -> None:
+        """Before an analysis is computed (``waiting``: how many are computing or waiting
+        in this worker now): refuse past the address's rate or a full queue."""
+        n = self.limits.analyses_waiting
+        if n > 0 and waiting >= n:
+            raise Refusal("busy", "the server is analysing other games; try again in a "
+                                  "moment", 429, key="server.analysis_busy", retry_after=10)
+        self.spend("analyses", [(address, self.limits.analyses_per_minute_address)])
 
     # -- sockets --------------------------------------------------------------------
     @asynccontextmanager
