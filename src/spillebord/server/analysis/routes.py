@@ -53,10 +53,11 @@ async def analysis(request: Request, found: Readable, compute: ComputeDep, repo:
     kept = await asyncio.to_thread(store.load, repo.engine, match_id, work.VERSION)
     if kept is not None:
         return kept
-    pending = _running.get(match_id)
-    if pending is None:
+    if match_id not in _running:
         # a new computation: 429 past the address's rate or a full queue (quotas.py)
-        quotas.analysis(client_address(request), len(_running))
+        await quotas.analysis(client_address(request), len(_running))
+    pending = _running.get(match_id)  # (another request may have started it meanwhile)
+    if pending is None:
         record = session.record()
         humans = [s.seat for s in session.seats if s.kind == "human"]
         pending = _running[match_id] = asyncio.ensure_future(

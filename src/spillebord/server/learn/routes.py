@@ -87,7 +87,7 @@ async def lesson_move(request: Request, compute_pools: ComputeDep, quotas: Quota
     (429 past the address's quota of lesson moves: infra/quotas.py)."""
     _lesson_or_refuse(game)
     address = client_address(request)
-    quotas.lesson_move(address)
+    await quotas.lesson_move(address)
     w = await asyncio.to_thread(_walk, game, list(body.actions))
     since = len(w.actions)
     message: dict[str, object] | None = None
