@@ -7,6 +7,7 @@ lock, the router of a game's events and the refresh of a replica (infra/scale/).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 from datetime import timedelta
@@ -42,6 +43,7 @@ from spillebord.server.room.ports import DriverPresence, Observers, RoomPorts
 from spillebord.server.room.registry import Rooms
 from spillebord.server.room.session import Session
 from spillebord.server.scale import factory, wiring
+from spillebord.server.scale.shared_quotas import SharedRates
 from spillebord.server.tables.feed import LobbyFeed
 from spillebord.server.tables.lobby import Lobby
 from spillebord.server.tables.service import Tables
@@ -69,7 +71,10 @@ class Services:
         self.rooms = Rooms(self.repo.load_match, self._driver, self.bus.count,
                            self.serializer.forget,
                            refresh=None if parts is None else self._refresh)
-        self.quotas = Quotas(settings.limits, self._running)  # infra/quotas.py (issue 29)
+        # infra/quotas.py (issue 29); shared mode: the rates counted in Redis as well
+        self._shared_rates = (None if parts is None or not settings.redis_url
+                              else SharedRates(settings.redis_url))
+        self.quotas = Quotas(settings.limits, self._running, self._shared_rates)
         self.warmup = Warmup()  # the start-up in the background (infra/warmup.py)
         self.people = People(PeopleRepo(engine), settings)
         feed = LobbyFeed(TablesRepo(engine), settings.lobby_poll)
@@ -192,6 +197,9 @@ class Services:
         await self.bot_ladder.stop()
         await self.parking.stop()
         await self.scale.stop()
+        if self._shared_rates is not None:
+            with contextlib.suppress(Exception):  # Redis may be gone already
+                await self._shared_rates.close()
         if self._writer is not None:
             await asyncio.to_thread(self._writer.close)
             await asyncio.to_thread(self._checkpointer.close)
