@@ -177,7 +177,7 @@ class Connection:
         self.ready.set()
 
     def flooded(self) -> None:
-        """Past the strain limit (http/inflow.py): ``rate_limited`` with ``ref:
+        """Over its budget too long (http/inflow.py): ``rate_limited`` with ``ref:
         "socket"``; the sender task sends it and closes the socket with 1008."""
         self.services.metrics.refused("rate_limited")
         log.info("a socket that flooded past its limit is closed")
