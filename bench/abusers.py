@@ -42,7 +42,7 @@ def start_server(port: int, db: str, env: dict[str, str], src: str | None = None
                  ) -> subprocess.Popen[bytes]:
     """``spillebord serve``'s app under uvicorn; ``src``: the source tree to import
     (an older checkout, for old-vs-new figures)."""
-    full = {**os.environ, "SPILLEBORD_DB": f"sqlite:///{db}", "SPILLEBORD_RATE": "100000",
+    full = {**os.environ, "SPILLEBORD_DB": f"sqlite:///{db}",
             "SPILLEBORD_TRUSTED_PROXIES": "127.0.0.1", **env}
     if src is not None:
         full["PYTHONPATH"] = src
@@ -51,6 +51,17 @@ def start_server(port: int, db: str, env: dict[str, str], src: str | None = None
          "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
          "--ws-ping-interval", "0", "--no-access-log", "--no-proxy-headers"],
         env=full, cwd=src or None)
+
+
+def stop(proc: subprocess.Popen[bytes], grace: float = 60.0) -> None:
+    """End the server: SIGTERM, and SIGKILL past ``grace`` seconds (a loaded machine
+    may take long to finish the compute calls running; its workers die with it)."""
+    proc.terminate()
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
 
 
 async def wait_up(base: str) -> None:
@@ -138,16 +149,24 @@ async def create(http: httpx.AsyncClient, tally: Tally, where: dict[str, str],
     return made
 
 
+def deal_of(rng: random.Random, deals: bool) -> dict[str, int]:
+    """``{"deal": n}`` drawn from ``rng`` when ``deals`` (a run repeatable by its seed),
+    else nothing (the server deals)."""
+    return {"deal": rng.randrange(1, 2**20)} if deals else {}
+
+
 async def table_player(base: str, ws_base: str, tally: Tally, stop: float,
-                       rng: random.Random, game: str = "kugler", pace: float = 0.3) -> None:
+                       rng: random.Random, game: str = "kugler", pace: float = 0.3,
+                       deals: bool = False) -> None:
     """A player at a table with three bots of the game's default level, acting
     ``pace`` seconds after their turn comes; measures each bot move (the time from the
-    state where a bot is to move to the next state)."""
+    state where a bot is to move to the next state).  ``deals``: the deals are drawn
+    from ``rng`` too."""
     where = address()
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         while time.monotonic() < stop:
             made = await create(http, tally, where, game=game,
-                                seats=["me", *[{"level": 2}] * 3])
+                                seats=["me", *[{"level": 2}] * 3], **deal_of(rng, deals))
             if made is None:
                 await asyncio.sleep(5)
                 continue
@@ -197,13 +216,14 @@ async def _play(ws: Any, tally: Tally, stop: float, rng: random.Random, pace: fl
 
 async def solitaire_player(base: str, ws_base: str, tally: Tally, stop: float,
                            rng: random.Random, pace: float = 0.5,
-                           hint_every: int = 10) -> None:
+                           hint_every: int = 10, deals: bool = False) -> None:
     """A Posthuskabalen player: an action every ``pace`` seconds, a hint every
-    ``hint_every`` actions; remembers how many actions were acknowledged."""
+    ``hint_every`` actions; remembers how many actions were acknowledged.  ``deals``:
+    the deals are drawn from ``rng`` too."""
     where = address()
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         while time.monotonic() < stop:
-            made = await create(http, tally, where, game="posthus")
+            made = await create(http, tally, where, game="posthus", **deal_of(rng, deals))
             if made is None:
                 await asyncio.sleep(5)
                 continue
@@ -291,24 +311,34 @@ async def bots_only_rooms(base: str, tally: Tally, stop: float, rooms: int = 6,
 async def hint_flood(base: str, ws_base: str, tally: Tally, stop: float,
                      sockets: int = 12) -> None:
     """One Posthuskabalen seat asking for hints on ``sockets`` sockets, each asking
-    again as soon as it has an answer (or a refusal)."""
+    again as soon as it has an answer (or 50 ms after a refusal), and connecting again
+    a second after the server closes it (``flood_closed``)."""
     where = address()
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         made = await create(http, tally, where, game="posthus")
     if made is None:
         return
 
+    async def flood(ws: Any) -> None:
+        while time.monotonic() < stop:
+            await ws.send('{"t":"hint","v":0,"d":{}}')
+            while True:
+                msg = orjson.loads(await asyncio.wait_for(ws.recv(), 120))
+                if msg["t"] in ("hint", "error"):
+                    if msg["t"] == "error":
+                        tally.refuse("flood_" + msg["d"]["code"])
+                        await asyncio.sleep(0.05)
+                    break
+
     async def one() -> None:
-        async with await connect(ws_base, made["match_id"], made["token"], where) as ws:
-            while time.monotonic() < stop:
-                await ws.send('{"t":"hint","v":0,"d":{}}')
-                while True:
-                    msg = orjson.loads(await asyncio.wait_for(ws.recv(), 120))
-                    if msg["t"] in ("hint", "error"):
-                        if msg["t"] == "error":
-                            tally.refuse("flood_" + msg["d"]["code"])
-                            await asyncio.sleep(0.05)
-                        break
+        while time.monotonic() < stop:
+            try:
+                async with await connect(ws_base, made["match_id"], made["token"],
+                                         where) as ws:
+                    await flood(ws)
+            except websockets.ConnectionClosed:
+                tally.refuse("flood_closed")
+                await asyncio.sleep(1)
 
     await asyncio.gather(*(one() for _ in range(sockets)), return_exceptions=True)
 

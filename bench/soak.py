@@ -11,7 +11,8 @@ per hour in each phase and the server's CPU seconds per second; the abusers' ref
 (429s and ``busy``).  The abusive clients run in a process of their own,
 5 steps nicer than the bench.
 
-The server runs with the product's quotas (defaults) and a bot delay of 0 (a bot move
+The server runs with the product's quotas and message budget per socket (defaults: a
+flooding socket is closed, and the flood connects again) and a bot delay of 0 (a bot move
 is compute and waiting only); every client has its own address (X-Forwarded-For from a
 trusted 127.0.0.1).  Default 10 minutes: half alone, half with the abusers, after 30 s of
 unmeasured warm-up (worker processes and kernels starting).
@@ -52,6 +53,7 @@ from abusers import (
     socket_flood,
     solitaire_player,
     start_server,
+    stop,
     table_player,
     wait_up,
 )
@@ -77,9 +79,9 @@ async def phase(base: str, ws: str, seconds: float, abusers: bool, pid: int, db:
     rng = random.Random(seed)
     start_db, start_rss, t0 = db_mib(db), rss_mib(pid), time.monotonic()
     start_cpu = cpu_seconds(pid)
-    work = [solitaire_player(base, ws, normal, stop, random.Random(rng.random()))
+    work = [solitaire_player(base, ws, normal, stop, random.Random(rng.random()), deals=True)
             for _ in range(SOLITAIRE_PLAYERS)]
-    work += [table_player(base, ws, normal, stop, random.Random(rng.random()))
+    work += [table_player(base, ws, normal, stop, random.Random(rng.random()), deals=True)
              for _ in range(TABLE_PLAYERS)]
     work += [lobby_watcher(ws, stop) for _ in range(LOBBY_WATCHERS)]
     spawned = None
@@ -134,22 +136,23 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     half = args.minutes * 60 / 2
     with tempfile.TemporaryDirectory() as tmp:
         db = f"{tmp}/soak.db"
-        proc = start_server(port, db, {"SPILLEBORD_BOT_DELAY": "0"})
+        proc = start_server(port, db, {"SPILLEBORD_BOT_DELAY": "0"}, args.src)
         try:
             await wait_up(base)
             # warm-up, not measured: the worker processes start, the kernels load
             await phase(base, ws, args.warmup, False, proc.pid, db, 0)
+            # the same seed, so the same deals and moves, in both measured phases
             alone, _, grow_alone = await phase(base, ws, half, False, proc.pid, db, 1)
-            mixed, abuse, grow_mixed = await phase(base, ws, half, True, proc.pid, db, 2)
+            mixed, abuse, grow_mixed = await phase(base, ws, half, True, proc.pid, db, 1)
             lost = await lost_actions(base, alone) + await lost_actions(base, mixed)
             acked = sum(n for _t, n in [*alone.acked.values(), *mixed.acked.values()])
         finally:
-            proc.terminate()
-            proc.wait(60)
+            stop(proc)
     a, m = figures(alone), figures(mixed)
     ratios = {k: (None if not a[k] or m[k] is None else round(m[k] / a[k], 2))
               for k in ("move_p99_ms", "bot_p95_ms", "hint_p95_ms")}
-    return {"minutes": args.minutes, "alone": a, "with_abusers": m, "ratio": ratios,
+    return {"minutes": args.minutes, "src": args.src or "this tree", "alone": a,
+            "with_abusers": m, "ratio": ratios,
             "abusers": figures(abuse), "acknowledged_actions": acked, "lost": lost,
             "growth_alone": grow_alone, "growth_with_abusers": grow_mixed,
             "cores": os.cpu_count(), "load_average": os.getloadavg()}
@@ -164,6 +167,8 @@ def main() -> None:
     p.add_argument("--abusers-only", default=None, metavar="BASE",
                    help="run only the abusive clients against BASE (used by the soak)")
     p.add_argument("--seconds", type=float, default=60.0, help="with --abusers-only")
+    p.add_argument("--src", default=None, help="the source tree to serve from "
+                   "(bench/fair_compute.py --help)")
     args = p.parse_args()
     if args.abusers_only:
         print(json.dumps(asyncio.run(abuse_only(args.abusers_only, args.seconds))))

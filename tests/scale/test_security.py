@@ -107,15 +107,17 @@ async def test_rate_limit_per_connection(two: Workers) -> None:
     c = await opened(two[0].ws, made["match_id"], made["token"])
     other = await opened(two[0].ws, made["match_id"])
     n = 6 * RATE
+    start = time.monotonic()
     for i in range(n):
         await c.send("ping", i=i)
-    replies = [await c.recv() for _ in range(n)]
-    codes = [r["d"].get("code") if r["t"] == "error" else r["t"] for r in replies]
-    assert codes.count("pong") <= 2 * RATE + 3          # the burst, plus what refilled
-    assert codes.count("rate_limited") >= n - 2 * RATE - 3
-    assert set(codes) == {"pong", "rate_limited"}       # every message answered
     await other.send("ping")                            # per connection: others unaffected
     assert (await other.expect("pong"))["t"] == "pong"
+    assert time.monotonic() - start < 2.0
+    replies = [await c.recv() for _ in range(n)]
+    # Past the burst the socket is not read until it has a token again
+    # (server/http/inflow.py, issue 29): every message answered, in order, paced.
+    assert [r["t"] for r in replies] == ["pong"] * n
+    assert time.monotonic() - start >= 0.8 * (n - 2 * RATE) / RATE
     await asyncio.sleep(1.2)
     await c.send("ping")
     assert (await c.expect("pong"))["t"] == "pong"      # it refills

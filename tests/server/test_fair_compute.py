@@ -11,9 +11,11 @@ import random
 import statistics
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 from tests.server.live import Client, LiveServer, create, settings_for
 
 from spillebord.server.infra.fair_queue import SEAT_QUEUE
@@ -90,3 +92,114 @@ async def test_a_seat_has_at_most_two_questions_in_the_queue(live: LiveServer) -
     assert (await socks[0].expect("hint", 30))["t"] == "hint"
     for sock in socks:
         await sock.close()
+
+
+def compute_calls(live: LiveServer) -> dict[str, float]:
+    """Solver calls answered and in flight, by lane, from /metrics."""
+    text = httpx.get(f"{live.http}/metrics").text
+    out: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            pool = s.labels.get("pool")
+            if s.name == "spillebord_compute_seconds_count" and pool:
+                out[f"done:{pool}"] = s.value
+            elif s.name == "spillebord_compute_queue" and pool:
+                out[f"now:{pool}"] = s.value
+    return out
+
+
+async def guest_solitaire(http: httpx.AsyncClient, deal: int) -> dict[str, Any]:
+    """A Posthuskabalen of a new guest (its own player: its own flow in the queue)."""
+    player = (await http.post("/api/players")).json()["player_id"]
+    r = await http.post("/api/matches", headers={"X-Player": player},
+                        json={"game": "posthus", "deal": deal})
+    assert r.status_code == 201, r.text
+    made: dict[str, Any] = r.json()
+    return made
+
+
+@pytest.mark.slow
+async def test_a_seat_flooding_hints_asks_in_the_low_lane(live: LiveServer) -> None:
+    """Asking past the seat's queue (``busy``) moves the player's questions to the low
+    lane at once (fair_queue.py FLOOD_SECONDS): the flood has at most its first two
+    questions in the normal lane, and another player's hints are answered from the
+    normal lane meanwhile.  Before: only 10 s of the flood's solver time moved it, so
+    its questions ran in the normal lane, one after the other, until then."""
+    async with httpx.AsyncClient(base_url=live.http, timeout=30) as http:
+        flood_made = await guest_solitaire(http, 11)
+        victim_made = await guest_solitaire(http, 12)
+        # the server's own solver work first: the daily deals of today and the coming
+        # days are chosen in the background from its start (in the normal lane)
+        for game in ("posthus", "studenter"):
+            for _ in range(1200):
+                days = (await http.get(f"/api/daily/{game}/commitments")).json()["days"]
+                if all(d["commitment"] for d in days):
+                    break
+                await asyncio.sleep(0.1)
+    victim = await Client.open(live.ws, victim_made["match_id"], victim_made["token"])
+    await victim.expect("welcome")
+    await victim.until(lambda s: True)
+    await victim.send("hint")  # the normal lane's worker is up
+    await victim.expect("hint", 120)
+    socks = [await Client.open(live.ws, flood_made["match_id"], flood_made["token"])
+             for _ in range(6)]
+    for sock in socks:
+        await sock.expect("welcome")
+        await sock.until(lambda s: True)
+    stop = asyncio.Event()
+    refused = 0
+
+    async def ask(sock: Client) -> None:
+        nonlocal refused
+        while not stop.is_set():
+            await sock.send("hint")
+            msg = await sock.recv(120)
+            while msg["t"] not in ("hint", "error"):
+                msg = await sock.recv(120)
+            if msg["t"] == "error":
+                assert msg["d"]["code"] == "busy", msg
+                refused += 1
+                await asyncio.sleep(0.05)
+
+    def normal(calls: dict[str, float]) -> float:
+        return calls.get("done:solver", 0) + calls.get("now:solver", 0)
+
+    def low(calls: dict[str, float]) -> float:
+        return calls.get("done:solver-low", 0) + calls.get("now:solver-low", 0)
+
+    calls = compute_calls(live)
+    # (an earlier test's flooding seat may have left calls in the low lane)
+    normal_before, low_before = normal(calls), low(calls)
+    flooding = [asyncio.create_task(ask(sock)) for sock in socks]
+    try:
+        started = time.monotonic()
+        while low(calls) <= low_before:
+            assert time.monotonic() - started < 90, (calls, refused)
+            await asyncio.sleep(0.1)
+            calls = compute_calls(live)
+        assert refused >= 1
+        # the flood's first two questions (before its first busy) in the normal lane,
+        # then none (one more allowed: the server's own background solver work)
+        assert normal(calls) - normal_before <= 3, (calls, normal_before)
+        normal_before = calls.get("done:solver", 0)
+        took = []
+        for _ in range(3):
+            assert victim.state is not None
+            legal = [a for a in victim.state["legal"] if a != "resign"]
+            await victim.send("act", action=legal[0])
+            await victim.until(lambda s: True)
+            t0 = time.monotonic()
+            await victim.send("hint")
+            await victim.expect("hint", 30)
+            took.append(time.monotonic() - t0)
+        # the victim's questions: in the normal lane, each within its budget (1 s)
+        # plus slack for a loaded machine — not behind the flood's
+        assert compute_calls(live).get("done:solver", 0) - normal_before >= 3
+        assert max(took) < 3.0, took
+    finally:
+        stop.set()
+        for task in flooding:
+            task.cancel()
+        await asyncio.wait(flooding, timeout=10)
+        for sock in [*socks, victim]:
+            await sock.close()

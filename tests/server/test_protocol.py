@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 
 import httpx
 import pytest
@@ -146,15 +147,19 @@ async def test_rate_limit(tmp_path: object) -> None:
         c = await Client.open(live.ws, made["match_id"], made["token"])
         await c.expect("welcome")
         await c.expect("state")
+        start = time.monotonic()
         for i in range(20):
             await c.send("ping", i=i)
-        codes = []
+        answered = []
         for _ in range(20):
             msg = await c.recv()
-            codes.append(msg["t"] if msg["t"] == "pong" else msg["d"]["code"])
-        assert codes.count("pong") == 10 and codes.count("rate_limited") == 10
-        limited = [m for m in c.seen if m["t"] == "error"]
-        assert all(m["d"]["ref"] == "ping" for m in limited)  # issue 16, point 2
+            assert msg["t"] == "pong", msg
+            answered.append(time.monotonic() - start)
+        # The burst (two seconds' worth) at once; past it the socket is not read until
+        # it has a token again (server/http/inflow.py, issue 29): paced at 5 a second,
+        # every message answered in order, nothing refused.
+        assert [m["d"]["i"] for m in c.seen if m["t"] == "pong"] == list(range(20))
+        assert answered[9] < 1.0 and answered[19] - answered[9] >= 1.5, answered
         await c.close()
     finally:
         live.stop()

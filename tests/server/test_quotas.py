@@ -24,7 +24,9 @@ LIMITS = Limits(matches_per_minute=3, matches_per_minute_address=5, matches_live
                 matches_live_address=100, tables_per_minute=2, tables_per_minute_address=100,
                 tables_live=100, tables_live_address=100, bot_rooms_live=1,
                 bot_rooms_live_address=100, guests_per_hour_address=3,
-                signups_per_hour_address=2, signins_per_minute_address=3, sockets_address=3)
+                signups_per_hour_address=2, signins_per_minute_address=3, sockets_address=3,
+                lesson_moves_per_minute_address=3, analyses_per_minute_address=2,
+                analyses_waiting=100)
 _address = itertools.count(1)
 
 
@@ -221,3 +223,57 @@ async def test_sockets_per_address(http: httpx.AsyncClient, live: LiveServer) ->
     assert json.loads(await again.recv())["t"] == "welcome"
     for sock in [*opened, other, again]:
         await sock.close()
+
+
+async def test_lesson_moves_per_address(http: httpx.AsyncClient) -> None:
+    """The lesson API plays bot moves in the bot pool: a flood of lesson moves from one
+    address is refused past its quota (issue 29)."""
+    where = new_address()
+    for _ in range(LIMITS.lesson_moves_per_minute_address):
+        r = await http.post("/api/learn/kugler", headers=where, json={"actions": []})
+        assert r.status_code == 200, r.text
+    assert_limited(await http.post("/api/learn/kugler", headers=where, json={"actions": []}))
+    # another address may; the lesson's outline (no compute) is not counted
+    r = await http.post("/api/learn/kugler", headers=new_address(), json={"actions": []})
+    assert r.status_code == 200, r.text
+    assert (await http.get("/api/learn/kugler", headers=where)).status_code == 200
+
+
+async def finished_solitaire(http: httpx.AsyncClient, live: LiveServer,
+                             where: dict[str, str]) -> str:
+    """A Posthuskabalen given up at once (finished: its analysis can be asked for)."""
+    r = await create(http, where, game="posthus")
+    assert r.status_code == 201, r.text
+    made = r.json()
+    url = f"{live.ws}/ws/{made['match_id']}?token={made['token']}"
+    async with websockets.connect(url, additional_headers=where) as sock:
+        while json.loads(await asyncio.wait_for(sock.recv(), 10))["t"] != "state":
+            pass
+        await sock.send(json.dumps({"t": "act", "v": 0, "d": {"action": "resign"}}))
+        while True:
+            msg = json.loads(await asyncio.wait_for(sock.recv(), 10))
+            if msg["t"] == "state" and msg["d"].get("outcome"):
+                break
+    match_id: str = made["match_id"]
+    return match_id
+
+
+@pytest.mark.slow
+async def test_analyses_computed_per_address(http: httpx.AsyncClient,
+                                             live: LiveServer) -> None:
+    """Each new analysis is computed in the analysis worker (up to 8 s): a flood of
+    analysis requests from one address is refused past its quota; an analysis already
+    kept is answered anyway (issue 29)."""
+    where = new_address()
+    owner = await guest(http, where)
+    games = [await finished_solitaire(http, live, owner) for _ in range(3)]
+    for match_id in games[:LIMITS.analyses_per_minute_address]:
+        r = await http.get(f"/api/matches/{match_id}/analysis", headers=where)
+        assert r.status_code == 200, r.text
+    detail = assert_limited(await http.get(f"/api/matches/{games[-1]}/analysis",
+                                           headers=where))
+    assert detail["key"] == "server.rate_limited"
+    kept = await http.get(f"/api/matches/{games[0]}/analysis", headers=where)
+    assert kept.status_code == 200, kept.text
+    other = await http.get(f"/api/matches/{games[-1]}/analysis", headers=new_address())
+    assert other.status_code == 200, other.text

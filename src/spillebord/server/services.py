@@ -8,6 +8,7 @@ workers (server/scale/): every piece gets what it uses as constructor arguments.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 from datetime import timedelta
@@ -43,6 +44,7 @@ from spillebord.server.room.ports import DriverPresence, Observers, RoomPorts
 from spillebord.server.room.registry import Rooms
 from spillebord.server.room.session import Session
 from spillebord.server.scale import factory
+from spillebord.server.scale.shared_quotas import SharedRates
 from spillebord.server.tables.feed import LobbyFeed
 from spillebord.server.tables.lobby import Lobby
 from spillebord.server.tables.rematch import Rematches
@@ -79,7 +81,10 @@ class Services:
                                            {"chat": self.chat.heard, "lobby": feed.heard,
                                             # "Spil igen" changed on another worker
                                             "rematch": lambda m: self.tables.rematches.heard(m)})
-        self.quotas = Quotas(settings.limits, self._running)  # infra/quotas.py (issue 29)
+        # infra/quotas.py (issue 29); shared mode: the rates counted in Redis as well
+        self._shared_rates = (SharedRates(settings.redis_url)
+                              if transport.shared and settings.redis_url else None)
+        self.quotas = Quotas(settings.limits, self._running, self._shared_rates)
         self.warmup = Warmup()  # the start-up in the background (infra/warmup.py)
         self.people = People(PeopleRepo(engine), settings)
         self.lobby = Lobby(self.repo, self.compute, self.rooms.adopt, feed.kick, settings,
@@ -196,6 +201,9 @@ class Services:
         await self.bot_ladder.stop()
         await self.parking.stop()
         await self.scale.stop()
+        if self._shared_rates is not None:
+            with contextlib.suppress(Exception):  # Redis may be gone already
+                await self._shared_rates.close()
         if self._writer is not None:
             await asyncio.to_thread(self._writer.close)
             await asyncio.to_thread(self._checkpointer.close)

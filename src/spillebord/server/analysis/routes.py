@@ -1,7 +1,9 @@
 """``GET /api/matches/{id}/analysis``: a finished game's analysis (docs/protocol.md,
 "Post-game analysis").  Computed once, in its own worker process of the compute pool
 (never on the event loop, never in the pools that serve hints and bot moves), within a
-budget; kept with the match."""
+budget; kept with the match.  A new computation counts towards the address's quota and
+is refused (429) when the worker already has ``analyses_waiting`` computing or waiting
+(infra/quotas.py, docs/deploy.md "Limits"); a kept analysis is free."""
 
 from __future__ import annotations
 
@@ -9,15 +11,16 @@ import asyncio
 import json
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from sqlalchemy.engine import Engine
 
 from spillebord import games
 from spillebord.server.analysis import store, work
 from spillebord.server.errors import Refusal
 from spillebord.server.http.api import Readable
-from spillebord.server.http.deps import ComputeDep, RepoDep
+from spillebord.server.http.deps import ComputeDep, QuotasDep, RepoDep
 from spillebord.server.infra.compute import Compute
+from spillebord.server.infra.quotas import client_address
 
 router = APIRouter()
 SOLITAIRE_SECONDS = 8.0
@@ -36,8 +39,8 @@ def analysed_games() -> list[str]:
 
 
 @router.get("/api/matches/{match_id}/analysis")
-async def analysis(found: Readable, compute: ComputeDep, repo: RepoDep,
-                   match_id: str) -> dict[str, Any]:
+async def analysis(request: Request, found: Readable, compute: ComputeDep, repo: RepoDep,
+                   quotas: QuotasDep, match_id: str) -> dict[str, Any]:
     """The analysis of a finished match: a solitaire's solver verdicts and the move
     that lost the round (or the redeal that gave up its bonus) with a winning line; a
     table game's doubtful moves of the human seats by the level-3 bot."""
@@ -50,7 +53,10 @@ async def analysis(found: Readable, compute: ComputeDep, repo: RepoDep,
     kept = await asyncio.to_thread(store.load, repo.engine, match_id, work.VERSION)
     if kept is not None:
         return kept
-    pending = _running.get(match_id)
+    if match_id not in _running:
+        # a new computation: 429 past the address's rate or a full queue (quotas.py)
+        await quotas.analysis(client_address(request), len(_running))
+    pending = _running.get(match_id)  # (another request may have started it meanwhile)
     if pending is None:
         record = session.record()
         humans = [s.seat for s in session.seats if s.kind == "human"]

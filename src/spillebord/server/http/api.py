@@ -51,7 +51,7 @@ def list_games() -> list[dict[str, Any]]:
 @router.post("/players", status_code=201)
 async def new_player(request: Request, repo: RepoDep, quotas: QuotasDep) -> dict[str, str]:
     """A fresh player id for the browser to keep (statistics are kept per id)."""
-    quotas.new_guest(client_address(request))  # 429 past the quota
+    await quotas.new_guest(client_address(request))  # 429 past the quota
     player_id = secrets.token_urlsafe(12)
     await asyncio.to_thread(repo.create_player, player_id)
     return {"player_id": player_id}

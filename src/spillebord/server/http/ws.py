@@ -35,6 +35,7 @@ from spillebord.server.http.deps import (
     RepoDep,
     SettingsDep,
 )
+from spillebord.server.http.inflow import Inflow
 from spillebord.server.http.metrics import Metrics
 from spillebord.server.http.ops import Ops
 from spillebord.server.infra import compute, logs
@@ -119,8 +120,7 @@ class Connection:
         # its day is over: a socket without that seat is held — sent nothing — until a
         # ``hello`` takes the seat; anything else ends it (``refuse_watch``).
         self.held = False
-        self.allowance = 2 * services.settings.rate_per_second
-        self.last = time.monotonic()
+        self.inflow = Inflow(services.settings.rate_per_second)  # http/inflow.py
 
     # -- outgoing -------------------------------------------------------------------
     def push(self, item: object) -> None:
@@ -141,6 +141,7 @@ class Connection:
               message: dict[str, object] | None = None) -> None:
         """``message``: a Refusal's to_json() (it adds the key and params, if any)."""
         self.services.metrics.refused(code)
+        self.inflow.refused(code)  # a refusal costs the socket more of its budget
         d: dict[str, object] = {"code": code, "reason": reason, **(message or {})}
         if ref is not None:
             d["ref"] = ref
@@ -174,6 +175,18 @@ class Connection:
             return
         self.closed = True
         self.ready.set()
+
+    def flooded(self) -> None:
+        """Over its budget too long (http/inflow.py): ``rate_limited`` with ``ref:
+        "socket"``; the sender task sends it and closes the socket with 1008."""
+        self.services.metrics.refused("rate_limited")
+        log.info("a socket that flooded past its limit is closed")
+        self.held = False
+        self.close_code = 1008
+        self.restarting = True  # the sender closes once the refusal is sent
+        self.push(_msg("error", self.session.version, {
+            "code": "rate_limited", "ref": "socket",
+            "reason": "too many messages for too long; this connection is closed"}))
 
     async def on_frame(self, text: str) -> None:
         """Handle one incoming frame, then send what it caused from this task (the
@@ -299,16 +312,6 @@ class Connection:
         except Refusal:
             return None
 
-    def rate_ok(self) -> bool:
-        now = time.monotonic()
-        rate = self.services.settings.rate_per_second
-        self.allowance = min(2 * rate, self.allowance + (now - self.last) * rate)
-        self.last = now
-        if self.allowance < 1:
-            return False
-        self.allowance -= 1
-        return True
-
     async def handle(self, raw: str) -> None:
         limit = self.services.settings.max_frame
         if len(raw) > limit or (len(raw) * 4 > limit and len(raw.encode()) > limit):
@@ -320,10 +323,6 @@ class Connection:
             msg = None
         t = msg.get("t") if isinstance(msg, dict) else None
         ref = t if isinstance(t, str) and t in HANDLERS else None
-        if not self.rate_ok():
-            self.error("rate_limited", "too many messages; at most "
-                       f"{self.services.settings.rate_per_second:g} per second", ref)
-            return
         if not isinstance(msg, dict) or not isinstance(t, str):
             self.error("malformed", 'a message is one JSON object '
                                     '{"t": type, "v": version, "d": data}')
@@ -528,7 +527,6 @@ class Connection:
 
     async def _solve(self, kind: str) -> None:
         self._solitaire_seat()
-        await self.services.daily.refuse_help(self.session.id)
         session = self.session
         needed = "hint" if kind == "hint" else "solve"
         if not compute.solver_offers(session.row.game, needed):
@@ -537,20 +535,35 @@ class Connection:
             raise Refusal("busy", "the solver is still working on your last question")
         seat = f"{session.id}:{self.seat}"
         queue = self.services.compute.queues["solver"]
-        queue.hold(seat)  # busy past the seat's queue (fair_queue.py)
+        flow = self._flow()
+        # busy past the seat's queue (fair_queue.py) — before the database is asked
+        # whether this is a ranked attempt: a flood of questions costs no reads
+        queue.hold(seat, flow)
+        try:
+            await self.services.daily.refuse_help(session.id)
+        except BaseException:
+            queue.release(seat)
+            raise
         self.busy = True
         task = asyncio.create_task(self._solve_task(
-            kind, session.version, session.record().dumps(), len(session.applied), seat))
+            kind, session.version, session.record().dumps(), len(session.applied), flow))
         task.add_done_callback(lambda _task: queue.release(seat))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
+    def _flow(self) -> str:
+        """Whose turn a question waits for in the solver's queue (fair_queue.py): the
+        seat's player, else the socket's address."""
+        player = self.session.seats[self.seat or 0].player_id
+        if player is not None:
+            return player
+        host = self.ws.client.host if self.ws.client else None
+        return f"address:{host or self.session.id}"
+
     async def _solve_task(self, kind: str, version: int, record: str, moves: int,
-                          seat: str) -> None:
+                          flow: str) -> None:
         s = self.services.settings
         session = self.session
-        player = session.seats[self.seat or 0].player_id
-        flow = player or f"address:{self.ws.client.host if self.ws.client else seat}"
         try:
             if kind == "hint":
                 action, verdict = await self.services.compute.queued(
@@ -642,9 +655,18 @@ async def serve_socket(services: Sockets, ws: WebSocket, match_id: str) -> None:
     log.info("socket opened (%s)", "spectator" if conn.seat is None else "seat")
     try:
         while not conn.closed:
+            pause = conn.inflow.pause()  # over its budget: not read (http/inflow.py)
+            if pause > 0:
+                if conn.inflow.flooding():
+                    conn.flooded()
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(asyncio.shield(sender), 5)
+                    break
+                await asyncio.sleep(pause)
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            conn.inflow.took()
             text = message.get("text")
             if text is None:
                 conn.error("malformed", "send text frames with JSON, not binary")

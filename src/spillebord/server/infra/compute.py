@@ -206,7 +206,18 @@ class Compute:
 
     def close(self) -> None:
         """Stop the workers (blocking: queued work is dropped, running work — bounded by
-        the solver and bot budgets — is waited for, so no process is left behind)."""
+        the solver and bot budgets — is waited for, so no process is left behind).  The
+        low lanes' workers are ended at once: in the idle scheduling class a call of
+        theirs may wait long for a core on a busy machine, and their callers (bots-only
+        rooms, flooders) lose nothing that matters."""
         self._threads.shutdown(wait=False, cancel_futures=True)
-        for pool in self._process.values():
-            pool.shutdown(wait=True, cancel_futures=True)
+        for name, pool in self._process.items():
+            if name.endswith("-low"):
+                processes = dict(getattr(pool, "_processes", None) or {})
+                pool.shutdown(wait=False, cancel_futures=True)
+                for process in processes.values():
+                    process.kill()
+                    process.join(5)
+        for name, pool in self._process.items():
+            if not name.endswith("-low"):
+                pool.shutdown(wait=True, cancel_futures=True)

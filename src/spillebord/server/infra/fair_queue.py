@@ -14,10 +14,18 @@ flow's backlog.
   creator's rooms share one turn, however many they open).
 - **Hints and verdicts:** the flow is the player (a guest id or account; the address
   when there is none).  A seat has at most ``SEAT_QUEUE`` questions in the queue (one
-  computing, one waiting behind it); more are refused with ``busy``.  A player whose
-  recent solver time (decaying, half-life ``HALF_LIFE``) is over ``HEAVY_SECONDS`` asks
-  in the low lane until it has decayed: a flood of long questions runs beside the
-  others' instead of in front of them.
+  computing, one waiting behind it); more are refused with ``busy``.  Two things move a
+  player's questions to the low lane: asking past the seat's queue (a ``busy``
+  refusal: several sockets or a script asking at once) — for ``FLOOD_SECONDS`` after
+  the last such refusal — and heavy use: recent solver CPU time (decaying, half-life
+  ``HALF_LIFE``) over ``HEAVY_SECONDS``.  Usage is the CPU time the call took in the
+  worker (``timed``), not the wall time: on a busy machine a player who asks now and
+  then must not look heavy because everyone's calls run slower.  A flood thus runs
+  beside the others' questions, at the low lane's priority, instead of in front of them.
+
+The low lane's worker processes run in Linux's idle scheduling class (``SCHED_IDLE``:
+only when a core has nothing else to run), else at ``nice`` +``LOW_NICE``; set
+``SPILLEBORD_LOW_LANE=nice`` to keep the nice level only (docs/deploy.md "Limits").
 
 Everything here is per worker (each worker has its own pools).
 """
@@ -26,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import math
 import os
 import time
@@ -37,17 +46,28 @@ from spillebord.server.errors import Refusal
 from spillebord.server.infra.orphans import die_with
 
 LANES = ("normal", "low")
-LOW_NICE = 10         # the low lane's worker process: os.nice(LOW_NICE)
+LOW_NICE = 10         # the low lane's worker process: os.nice(LOW_NICE) (and SCHED_IDLE)
 SEAT_QUEUE = 2        # questions a seat may have computing or waiting
 HALF_LIFE = 30.0      # seconds: how fast a player's recent solver time is forgotten
-HEAVY_SECONDS = 10.0  # recent solver time past which a player's questions go low
+HEAVY_SECONDS = 20.0  # recent solver CPU seconds past which a player's questions go low
+FLOOD_SECONDS = 60.0  # a player refused ``busy`` asks in the low lane this long after
 
 
 def low_worker(parent: int) -> None:
-    """Initializer of a low-lane worker process: a lower CPU priority, and ending with
-    the server (orphans.py)."""
-    os.nice(LOW_NICE)
-    die_with(parent)
+    """Initializer of a low-lane worker process: the idle scheduling class (or a lower
+    CPU priority), and ending with the server (orphans.py)."""
+    die_with(parent)  # first: its watching thread keeps the ordinary priority
+    os.nice(LOW_NICE)  # (Linux: this thread, which runs the calls)
+    if os.environ.get("SPILLEBORD_LOW_LANE", "idle") == "idle":
+        with contextlib.suppress(AttributeError, OSError):  # Linux only
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
+def timed(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+    """``fn(*args)`` and the CPU seconds it took on this thread (run in the worker)."""
+    start = time.thread_time()
+    result = fn(*args)
+    return result, time.thread_time() - start
 
 
 @dataclass
@@ -73,13 +93,17 @@ class FairQueue:
         self.running: set[str] = set()  # flows with a call computing
         self.held: collections.Counter[str] = collections.Counter()  # seat → questions
         self.used: dict[str, tuple[float, float]] = {}  # flow → (seconds, when)
+        self.flooding: dict[str, float] = {}  # flow → when it was last refused busy
         self.tasks: set[asyncio.Task[None]] = set()
 
     # -- a seat's questions ---------------------------------------------------------
-    def hold(self, group: str, cap: int = SEAT_QUEUE) -> None:
-        """Reserve one of ``group``'s places in the queue or refuse with ``busy``;
-        ``release`` gives it back when the question is answered."""
+    def hold(self, group: str, flow: str | None = None, cap: int = SEAT_QUEUE) -> None:
+        """Reserve one of ``group``'s places in the queue or refuse with ``busy`` (and
+        send ``flow``'s questions to the low lane for FLOOD_SECONDS); ``release`` gives
+        the place back when the question is answered."""
         if self.held[group] >= cap:
+            if flow is not None:
+                self.flooding[flow] = time.monotonic()
             raise Refusal("busy", "the solver is still working on this seat's last "
                                   "questions", 429)
         self.held[group] += 1
@@ -101,12 +125,22 @@ class FairQueue:
         if len(self.used) > 10_000:  # forget the flows that went quiet
             for f in [f for f in self.used if self.usage(f, at) < 0.01]:
                 del self.used[f]
+        if len(self.flooding) > 10_000:
+            for f in [f for f, t in self.flooding.items() if at - t > FLOOD_SECONDS]:
+                del self.flooding[f]
+
+    def lowered(self, flow: str) -> bool:
+        """Whether ``flow``'s calls go to the low lane now (flooding or heavy)."""
+        flooded = self.flooding.get(flow)
+        if flooded is not None and time.monotonic() - flooded < FLOOD_SECONDS:
+            return True
+        return self.heavy is not None and self.usage(flow) > self.heavy
 
     # -- the queue ------------------------------------------------------------------
     async def submit(self, flow: str, fn: Callable[..., Any], *args: Any,
                      low: bool = False) -> Any:
         """Run ``fn(*args)`` in its turn; ``low``: in the low lane."""
-        if not low and self.heavy is not None and self.usage(flow) > self.heavy:
+        if not low and self.lowered(flow):
             low = True
         job = Job(flow, fn, args)
         lane = "low" if low else "normal"
@@ -149,8 +183,9 @@ class FairQueue:
 
     async def _run(self, lane: str, job: Job) -> None:
         start = time.monotonic()
+        cpu: float | None = None
         try:
-            result = await self.run(lane, job.fn, *job.args)
+            result, cpu = await self.run(lane, timed, job.fn, *job.args)
         except BaseException as exc:  # the caller gets it (or is gone)
             if not job.future.done():
                 job.future.set_exception(exc)
@@ -160,7 +195,8 @@ class FairQueue:
             if not job.future.done():
                 job.future.set_result(result)
         finally:
-            self._charge(job.flow, time.monotonic() - start)
+            # the worker's CPU time; the wall time when the call failed or was cut off
+            self._charge(job.flow, time.monotonic() - start if cpu is None else cpu)
             self.busy[lane] = False
             self.running.discard(job.flow)
             self._dispatch()

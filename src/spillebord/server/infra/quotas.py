@@ -14,9 +14,11 @@ A refusal is ``429 rate_limited`` with ``Retry-After`` (HTTP; the API's JSON err
 ``retry_after``) or, for a socket past its address's share, an ``error`` message
 ``rate_limited`` with ``ref: "socket"`` and ``retry_after`` before the socket closes.
 
-Every count is kept in this worker's memory: with several workers each worker counts
-for itself (a client spread over N workers gets up to N times a rate or a live count;
-docs/deploy.md says how to bound that in front with nginx ``limit_req``/``limit_conn``).
+Every count is kept in this worker's memory.  In shared mode (several workers, Redis)
+the **rates** are also counted in Redis (``shared``: scale/shared_quotas.py), so they
+hold across the workers; when Redis is away each worker counts alone.  The live counts
+and sockets stay per worker (a client spread over N workers may hold up to N times
+them; docs/deploy.md says how to bound that in front with nginx ``limit_conn``).
 """
 
 from __future__ import annotations
@@ -27,9 +29,10 @@ import json
 import math
 import os
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, fields
+from typing import Protocol
 
 from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
@@ -62,6 +65,11 @@ class Limits:
     signups_per_hour_address: int = 20     # sign-up tries, per address
     signins_per_minute_address: int = 30   # sign-in tries (any outcome), per address
     sockets_address: int = 64              # open WebSockets (games and lobby), per address
+    lesson_moves_per_minute_address: int = 120  # POST /api/learn/{game}, per address
+    analyses_per_minute_address: int = 6   # analyses computed (not the kept ones), per
+    #                                        address (GET /api/matches/{id}/analysis)
+    analyses_waiting: int = 4              # analyses computing or waiting in this worker
+    #                                        before more are refused (429 busy)
     table_away_seconds: int = 60           # a public table leaves the lobby when its
     #                                        creator has been away this long (tables/expiry.py)
     table_close_seconds: int = 900         # ... and for good when nobody joined it this long
@@ -122,27 +130,38 @@ class Window:
                 del self.times[k]
 
 
+class Shared(Protocol):
+    """Rates counted across the workers (scale/shared_quotas.py ``SharedRates``)."""
+
+    async def spend(self, keys: Sequence[tuple[str, int]], window: float
+                    ) -> float | None: ...
+
+
 class Quotas:
     """The counters of one worker.  ``alive(match_id)`` says whether a match still
-    holds its creator's share (running and loaded here)."""
+    holds its creator's share (running and loaded here); ``shared``: the rates' shared
+    counters in shared mode."""
 
-    def __init__(self, limits: Limits, alive: Callable[[str], bool]) -> None:
+    def __init__(self, limits: Limits, alive: Callable[[str], bool],
+                 shared: Shared | None = None) -> None:
         self.limits = limits
         self.alive = alive
+        self.shared = shared
         self.windows = {MINUTE: Window(MINUTE), HOUR: Window(HOUR)}
         self.held: dict[tuple[str, str], set[str]] = {}  # (kind, key) → match ids
         self.sockets: collections.Counter[str] = collections.Counter()
 
     # -- rates --------------------------------------------------------------------
-    def spend(self, what: str, per: Iterable[tuple[str | None, int]],
-              window: float = MINUTE) -> None:
+    async def spend(self, what: str, per: Iterable[tuple[str | None, int]],
+                    window: float = MINUTE) -> None:
         """Count one ``what`` for every (key, limit) given, or refuse (counting none)
         when any key is at its limit.  A None key or a 0 limit is skipped."""
-        self.spend_all([(what, per)], window)
+        await self.spend_all([(what, per)], window)
 
-    def spend_all(self, groups: Iterable[tuple[str, Iterable[tuple[str | None, int]]]],
-                  window: float = MINUTE) -> None:
-        """``spend`` for several things at once: all counted, or none."""
+    async def spend_all(self, groups: Iterable[tuple[str, Iterable[tuple[str | None, int]]]],
+                        window: float = MINUTE) -> None:
+        """``spend`` for several things at once: all counted, or none — here, and in
+        Redis when shared (this worker's window first: a refusal costs no round trip)."""
         at = time.monotonic()
         counter = self.windows[window]
         keys = [(what, f"{what}:{key}", n) for what, per in groups
@@ -151,12 +170,16 @@ class Quotas:
             wait = counter.wait(k, n, at)
             if wait > 0:
                 raise rate_limited(what.replace("_", " "), wait)
+        if self.shared is not None and keys:
+            shared = await self.shared.spend([(k, n) for _what, k, n in keys], window)
+            if shared:
+                raise rate_limited(keys[0][0].replace("_", " "), shared)
         for _what, k, _n in keys:
             counter.add(k, at)
 
     # -- matches ------------------------------------------------------------------
-    def creating(self, player: str | None, address: str | None, public: bool,
-                 bots_only: bool) -> None:
+    async def creating(self, player: str | None, address: str | None, public: bool,
+                       bots_only: bool) -> None:
         """Before a match is created (after its request was checked): refuse past a
         rate or a live count; counts the creation towards the rates."""
         lim = self.limits
@@ -179,7 +202,7 @@ class Quotas:
         if public:
             groups.append(("tables", [(player, lim.tables_per_minute),
                                       (address, lim.tables_per_minute_address)]))
-        self.spend_all(groups)
+        await self.spend_all(groups)
 
     def created(self, match_id: str, player: str | None, address: str | None,
                 public: bool, bots_only: bool) -> None:
@@ -198,14 +221,26 @@ class Quotas:
         return len(held)
 
     # -- people ---------------------------------------------------------------------
-    def new_guest(self, address: str | None) -> None:
-        self.spend("guests", [(address, self.limits.guests_per_hour_address)], HOUR)
+    async def new_guest(self, address: str | None) -> None:
+        await self.spend("guests", [(address, self.limits.guests_per_hour_address)], HOUR)
 
-    def sign_up(self, address: str | None) -> None:
-        self.spend("sign_ups", [(address, self.limits.signups_per_hour_address)], HOUR)
+    async def sign_up(self, address: str | None) -> None:
+        await self.spend("sign_ups", [(address, self.limits.signups_per_hour_address)], HOUR)
 
-    def sign_in(self, address: str | None) -> None:
-        self.spend("sign_in_tries", [(address, self.limits.signins_per_minute_address)])
+    async def sign_in(self, address: str | None) -> None:
+        await self.spend("sign_in_tries", [(address, self.limits.signins_per_minute_address)])
+
+    async def lesson_move(self, address: str | None) -> None:
+        await self.spend("lesson_moves", [(address, self.limits.lesson_moves_per_minute_address)])
+
+    async def analysis(self, address: str | None, waiting: int) -> None:
+        """Before an analysis is computed (``waiting``: how many are computing or waiting
+        in this worker now): refuse past the address's rate or a full queue."""
+        n = self.limits.analyses_waiting
+        if n > 0 and waiting >= n:
+            raise Refusal("busy", "the server is analysing other games; try again in a "
+                                  "moment", 429, key="server.analysis_busy", retry_after=10)
+        await self.spend("analyses", [(address, self.limits.analyses_per_minute_address)])
 
     # -- sockets --------------------------------------------------------------------
     @asynccontextmanager

@@ -14,7 +14,7 @@ import asyncio
 import random
 from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
@@ -22,10 +22,11 @@ from starlette.exceptions import HTTPException
 from spillebord import bots, games, learn
 from spillebord.core.record import GameRecord
 from spillebord.server.errors import Refusal
-from spillebord.server.http.deps import ComputeDep
+from spillebord.server.http.deps import ComputeDep, QuotasDep
 from spillebord.server.http.pages import page
 from spillebord.server.infra import compute
 from spillebord.server.infra.compute import Compute
+from spillebord.server.infra.quotas import client_address
 from spillebord.server.learn import service
 
 router = APIRouter()
@@ -80,10 +81,13 @@ async def lesson(game: str) -> dict[str, Any]:
 
 
 @router.post("/api/learn/{game}")
-async def lesson_move(compute_pools: ComputeDep, game: str,
-                      body: LearnMove) -> dict[str, Any]:
-    """Play the learner's move (``action``, or ``click`` on a place) after ``actions``."""
+async def lesson_move(request: Request, compute_pools: ComputeDep, quotas: QuotasDep,
+                      game: str, body: LearnMove) -> dict[str, Any]:
+    """Play the learner's move (``action``, or ``click`` on a place) after ``actions``
+    (429 past the address's quota of lesson moves: infra/quotas.py)."""
     _lesson_or_refuse(game)
+    address = client_address(request)
+    await quotas.lesson_move(address)
     w = await asyncio.to_thread(_walk, game, list(body.actions))
     since = len(w.actions)
     message: dict[str, object] | None = None
@@ -101,13 +105,14 @@ async def lesson_move(compute_pools: ComputeDep, game: str,
     if action is not None:
         message = await asyncio.to_thread(service.try_action, w, action)
     if message is None and not choices:
-        await _bots_play(compute_pools, w)
+        await _bots_play(compute_pools, w, f"lesson:{address}")
     return await asyncio.to_thread(service.answer, w, since, message, choices)
 
 
-async def _bots_play(pools: Compute, w: service.Walk) -> None:
-    """After the lesson: the other seats move (the game's default level, in the bot pool)
-    until it is the learner's turn or the game is over."""
+async def _bots_play(pools: Compute, w: service.Walk, flow: str) -> None:
+    """After the lesson: the other seats move (the game's default level, in the bot pool,
+    in ``flow``'s turn: one flow per address, infra/fair_queue.py) until it is the
+    learner's turn or the game is over."""
     game = w.lesson.game
     level = bots.default_level(game)
     table = bots.levels(game)
@@ -122,7 +127,6 @@ async def _bots_play(pools: Compute, w: service.Walk) -> None:
         seat = state.to_move
         record = GameRecord(game, state.seats, 0, {}, tuple(w.actions),
                             w.lesson.position)
-        text = await pools.bot(compute.bot_choose, record.dumps(), seat,
-                                     chosen.bot, dict(chosen.options),
-                                     random.randrange(2**31))
+        text = await pools.queued("bots", flow, compute.bot_choose, record.dumps(), seat,
+                                  chosen.bot, dict(chosen.options), random.randrange(2**31))
         await asyncio.to_thread(w.apply, text)

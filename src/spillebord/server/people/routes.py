@@ -90,7 +90,7 @@ async def sign_up(request: Request, response: Response, body: SignUpBody,
     """Turn the guest (X-Player) into an account with a password, or make a new one;
     signs in (sets the session cookie)."""
     people = people_of(request)
-    request.app.state.quotas.sign_up(address(request))  # 429 past the quota (infra/quotas.py)
+    await request.app.state.quotas.sign_up(address(request))  # 429 past the quota (infra/quotas.py)
     signed = await people.sign_up(session, _guest(x_player), body.name, body.password)
     return _set_cookie(request, response, signed, people.settings.session_days)
 
@@ -100,7 +100,7 @@ async def sign_in(request: Request, response: Response,
                   body: SignInBody) -> dict[str, object]:
     """Sign in with name and password; sets the session cookie."""
     people = people_of(request)
-    request.app.state.quotas.sign_in(address(request))  # 429 past the quota (infra/quotas.py)
+    await request.app.state.quotas.sign_in(address(request))  # 429 past the quota (infra/quotas.py)
     signed = await people.sign_in(body.name, body.password, address(request))
     return _set_cookie(request, response, signed, people.settings.session_days)
 

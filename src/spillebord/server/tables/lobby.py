@@ -245,7 +245,7 @@ async def create_match(lobby: Lobby, req: CreateMatch, player: str | None,
     open_seats = sum(1 for spec in specs if spec == "human")
     fill_level = check_open_table(lobby, game.key, req, open_seats)
     bots_only = not any(spec in ("me", "human") for spec in specs)
-    lobby.quotas.creating(player, address, req.public, bots_only)  # 429 past a quota
+    await lobby.quotas.creating(player, address, req.public, bots_only)  # 429 past a quota
     deal = await pick_deal(lobby, game.key, game.is_solitaire, req.deal, flags,
                            invited="human" in specs, difficulty=req.difficulty)
     try:
