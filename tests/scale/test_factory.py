@@ -12,7 +12,7 @@ import pytest
 
 from spillebord.server.infra.bus import LocalBus, LocalSerializer
 from spillebord.server.infra.settings import Settings
-from spillebord.server.scale.factory import ScaleConfigError, build
+from spillebord.server.scale.factory import ScaleConfigError, transport
 
 ROOT = Path(__file__).resolve().parents[2]
 WITHOUT_EXTRA = """
@@ -39,15 +39,15 @@ def test_sqlite_worker_runs_without_the_scale_extra() -> None:
 
 
 def test_factory_choices() -> None:
-    local = build(Settings(db_url="sqlite:///x.db"))
+    local = transport(Settings(db_url="sqlite:///x.db"))
     assert not local.shared
     assert isinstance(local.bus, LocalBus) and isinstance(local.serializer, LocalSerializer)
     with pytest.raises(ScaleConfigError):
-        build(Settings(db_url="sqlite:///x.db", redis_url="redis://127.0.0.1:1/0"))
-    shared = build(Settings(db_url="postgresql+psycopg://u@127.0.0.1:1/db",
-                            redis_url="redis://127.0.0.1:1/0"))
+        transport(Settings(db_url="sqlite:///x.db", redis_url="redis://127.0.0.1:1/0"))
+    shared = transport(Settings(db_url="postgresql+psycopg://u@127.0.0.1:1/db",
+                                redis_url="redis://127.0.0.1:1/0"))
     assert shared.shared and type(shared.bus).__name__ == "RedisBus"
-    # one owner per game: the worker's own lock serialises a game's events
-    assert isinstance(shared.serializer, LocalSerializer) and shared.parts is not None
-    assert type(shared.parts.owners).__name__ == "Owners"
-    assert shared.parts.owners.dsn == "postgresql://u@127.0.0.1:1/db"
+    # one owner per game: the worker's own lock serialises a game's events; the leases
+    # (scale/factory.build) use the database in libpq form
+    assert isinstance(shared.serializer, LocalSerializer)
+    assert shared.dsn == "postgresql://u@127.0.0.1:1/db"

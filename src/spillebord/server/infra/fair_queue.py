@@ -23,9 +23,10 @@ flow's backlog.
   then must not look heavy because everyone's calls run slower.  A flood thus runs
   beside the others' questions, at the low lane's priority, instead of in front of them.
 
-The low lane's worker processes run in Linux's idle scheduling class (``SCHED_IDLE``:
-only when a core has nothing else to run), else at ``nice`` +``LOW_NICE``; set
-``SPILLEBORD_LOW_LANE=nice`` to keep the nice level only (docs/deploy.md "Limits").
+The low lane's worker processes run at ``nice`` +``LOW_NICE``; ``SPILLEBORD_LOW_LANE=idle``
+puts them in Linux's idle scheduling class too (``SCHED_IDLE``: only when a core has
+nothing else to run — fairer to the others, but on a machine that is never idle the
+bots-only rooms then never move; the full test run showed it) (docs/deploy.md "Limits").
 
 Everything here is per worker (each worker has its own pools).
 """
@@ -58,7 +59,7 @@ def low_worker(parent: int) -> None:
     CPU priority), and ending with the server (orphans.py)."""
     die_with(parent)  # first: its watching thread keeps the ordinary priority
     os.nice(LOW_NICE)  # (Linux: this thread, which runs the calls)
-    if os.environ.get("SPILLEBORD_LOW_LANE", "idle") == "idle":
+    if os.environ.get("SPILLEBORD_LOW_LANE", "nice") == "idle":
         with contextlib.suppress(AttributeError, OSError):  # Linux only
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
