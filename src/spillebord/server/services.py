@@ -12,7 +12,7 @@ import contextlib
 import gc
 import logging
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from spillebord import games
 from spillebord.server.botaccounts.ladder import BotLadder
@@ -50,9 +50,6 @@ from spillebord.server.tables.rematch import Rematches
 from spillebord.server.tables.service import Tables
 from spillebord.server.tables.storage import TablesRepo
 
-if TYPE_CHECKING:  # redis is imported only in shared mode (the scale extra)
-    from spillebord.server.scale.shared_quotas import SharedRates
-
 log = logging.getLogger(__name__)
 GC_THRESHOLDS = (10_000, 20, 20)  # the default is (700, 10, 10)
 
@@ -84,10 +81,7 @@ class Services:
                                             # "Spil igen" changed on another worker
                                             "rematch": lambda m: self.tables.rematches.heard(m)})
         # infra/quotas.py (issue 29); shared mode: the rates counted in Redis as well
-        self._shared_rates: SharedRates | None = None
-        if transport.shared and settings.redis_url:  # (redis only with the scale extra)
-            from spillebord.server.scale.shared_quotas import SharedRates
-            self._shared_rates = SharedRates(settings.redis_url)
+        self._shared_rates = transport.shared_rates(settings.redis_url)
         self.quotas = Quotas(settings.limits, self._running, self._shared_rates)
         self.warmup = Warmup()  # the start-up in the background (infra/warmup.py)
         self.people = People(PeopleRepo(engine), settings)

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from spillebord.server.scale.owners import Owners
     from spillebord.server.scale.redis_bus import RedisBus
     from spillebord.server.scale.replica import Inbound, Replica
+    from spillebord.server.scale.shared_quotas import SharedRates
 
 
 class ScaleConfigError(RuntimeError):
@@ -69,6 +70,14 @@ class Transport:
     @property
     def shared(self) -> bool:
         return self.redis is not None
+
+    def shared_rates(self, redis_url: str | None) -> SharedRates | None:
+        """The quotas' rate counters in Redis, shared by the workers (shared mode; None on
+        one worker: each counts alone)."""
+        if self.redis is None or not redis_url:
+            return None
+        from spillebord.server.scale.shared_quotas import SharedRates
+        return SharedRates(redis_url)
 
     def notice(self, topic: str) -> Callable[[str], None] | None:
         """How a service tells the other workers that ``topic`` changed for a match
