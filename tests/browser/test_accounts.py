@@ -127,6 +127,11 @@ def test_sign_up_and_sign_in_from_a_fresh_context(contexts: Any, server: str) ->
     assert line(b) == "You play as a guest without a name."
     assert b.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith("
                       "'spillebord.token.') || k === 'spillebord.matches')") == []
+    # The list is drawn again after the sign-out (and a render begun before it never
+    # draws the account's games over it).
+    b.wait_for_function("() => document.querySelector('#history-body').innerText.trim()"
+                        " === 'No games yet.'")
+    b.wait_for_timeout(500)
     assert b.locator("#history-body").inner_text() == "No games yet."
     b.goto(server + f"/play/{match_id}")
     wait_ready(b)

@@ -77,7 +77,11 @@ def settings_for(db_path: str, **overrides: Any) -> Settings:
                             "trusted_proxies": ("127.0.0.1",),
                             # every test client is 127.0.0.1: quotas only where tested
                             # (test_quotas.py)
-                            "limits": Limits.off()}
+                            "limits": Limits.off(),
+                            # daily deals are chosen when first asked for (a solver
+                            # process and ~4 s CPU a server saved; test_daily_ahead.py
+                            # covers the choosing at start)
+                            "daily_ahead": False}
     base.update(overrides)
     return Settings(**base)
 

@@ -12,14 +12,26 @@ import asyncio
 import time
 from datetime import date, timedelta
 
+from collections.abc import Iterator
+
 import httpx
+import pytest
 from sqlalchemy import select
-from tests.server.live import LiveServer
+from tests.server.live import LiveServer, settings_for
 
 from spillebord.server.daily.service import AHEAD
 from spillebord.server.infra import dayclock
 from spillebord.server.infra.storage.engine import make_engine
 from spillebord.server.infra.storage.models import daily_deals
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server that chooses ahead, as in production (the other tests' servers do not)."""
+    db = tmp_path_factory.mktemp("ahead") / "ahead.db"
+    live = LiveServer(settings_for(str(db), daily_ahead=True)).start()
+    yield live
+    live.stop()
 
 
 def chosen(server: LiveServer) -> set[tuple[str, str]]:

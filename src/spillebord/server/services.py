@@ -171,7 +171,8 @@ class Services:
         await self.tables.start()
         self.chat.start(poll=self.scale.shared)  # one worker: its lines go out directly
         self.ratings.start()
-        self.daily.start()  # today's and the next days' deals, chosen in the background
+        if self.settings.daily_ahead:
+            self.daily.start()  # today's and the next days' deals, chosen in the background
         self.bot_ladder.start()
         self.parking.start()
         # Import every game's bots and solver now, then move everything that exists at

@@ -65,6 +65,9 @@ class Settings:
     # The daily deal (docs/server.md, "Daily deal"): the secret it is chosen from (None:
     # generated once and kept in the database); never logged, so not in the repr.
     daily_secret: str | None = field(default=None, repr=False)
+    # choose today's and the next days' deals in the background at start (off: each is
+    # chosen when first asked for; the tests' servers, which mostly never ask)
+    daily_ahead: bool = True
     # Tests only: days move by this many seconds (server/infra/dayclock.py); 0 in production.
     day_offset: float = 0.0
 
@@ -112,5 +115,7 @@ class Settings:
             else _flag("SPILLEBORD_MIGRATE"),
             limits=Limits.from_env(),
             daily_secret=os.environ.get("SPILLEBORD_DAILY_SECRET") or None,
+            daily_ahead=os.environ.get("SPILLEBORD_DAILY_AHEAD", "1").lower()
+            not in ("0", "false", "no", "off"),
             day_offset=_float("SPILLEBORD_DAY_OFFSET", cls.day_offset),
         )

@@ -160,21 +160,28 @@ function hintsNote(hints, won) {
   return t("history.hints", { count: hints });
 }
 
+let historyTurn = 0; // the newest renderHistory call (see there)
+
 /**
  * @param {HTMLElement} box
  * @param {GameInfo[]} games
  * @param {Map<string, TimelinePoint>} finished the player's finished games (statistics)
  */
 export async function renderHistory(box, games, finished) {
-  box.innerHTML = "";
+  // Only the newest call draws: a render begun while signed in must not draw the account's
+  // games after a sign-out that started a newer one (its fetch may answer last).
+  const turn = ++historyTurn;
   // Signed in: the account's games from the server (any device); a guest's stay in the browser.
   if (document.getElementById("account")?.dataset.account === "1") {
     const mine = await getMyGames().catch(() => null);
+    if (turn !== historyTurn) return;
     if (mine) {
+      box.innerHTML = "";
       renderServerHistory(box, games, mine.games);
       return;
     }
   }
+  box.innerHTML = "";
   const list = knownMatches();
   if (!list.length) {
     box.append(el("p", { text: t("history.none") }));
