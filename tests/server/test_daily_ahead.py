@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from datetime import date, timedelta
-
 from collections.abc import Iterator
+from datetime import date, timedelta
 
 import httpx
 import pytest
