@@ -67,7 +67,8 @@ class Services:
         transport = factory.transport(settings)
         self.bus = transport.bus
         self.serializer = transport.serializer
-        self.compute = Compute(settings.solver_pool, settings.bot_pool)
+        self.compute = Compute(settings.solver_pool, settings.bot_pool,
+                               observe=lambda pool, took: self.metrics.computed(pool, took))
         self._writer: GroupWriter | None = None
         self.rooms = Rooms(self.repo.load_match, self._driver, self.bus.count,
                            self.serializer.forget, shared=transport.shared)
@@ -107,7 +108,6 @@ class Services:
             parked=lambda: self.parking.parked, sockets=lambda: len(self.ops.connections),
             draining=lambda: self.ops.draining, inflight=lambda: self.compute.inflight,
             writer=lambda: self._writer, warm=lambda: self.warmup.ready))
-        self.compute.observe = self.metrics.computed
         self._owner: SqliteOwner | None = None
 
     def _running(self, match_id: str) -> bool:

@@ -148,13 +148,14 @@ def bot_choose(record_json: str, seat: int, bot: str, options: dict[str, Any],
 class Compute:
     """The executors; created lazily, shut down with the app."""
 
-    def __init__(self, solver_pool: str = "process", bot_pool: str = "process") -> None:
+    def __init__(self, solver_pool: str = "process", bot_pool: str = "process",
+                 observe: Callable[[str, float], None] | None = None) -> None:
         self.solver_pool = solver_pool
         self.bot_pool = bot_pool
         self._process: dict[str, ProcessPoolExecutor] = {}
         self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="spillebord")
         self.inflight: dict[str, int] = {}  # calls waiting or running, by pool name
-        self.observe: Callable[[str, float], None] | None = None  # (pool, seconds)
+        self.observe = observe  # (pool, seconds) of every call: the metrics
         # Every bot and solver call waits its turn here (server/infra/fair_queue.py).
         self.queues = {"bots": FairQueue(self._lane_runner(bot_pool, "bots")),
                        "solver": FairQueue(self._lane_runner(solver_pool, "solver"),
