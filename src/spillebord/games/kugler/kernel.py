@@ -115,14 +115,20 @@ def forward(b: np.ndarray, g: np.ndarray, c: int, x: int, k: int,
             if b[f] >= 0:
                 return -1, -1
         return hb + j, -1
-    d = (g[G_ENTRY + c] - x) % track
+    d = g[G_ENTRY + c] - x  # steps to the home entry (no ``%`` in the loops: slow)
+    if d < 0:
+        d += track
     home = -1
     if k > d:  # passes the home entry: must enter home (ruling 5)
         j = k - d
         if j <= HOME_SIZE:
             ok = True
-            for i in range(1, d + 1):
-                if b[(x + i) % track] == c:
+            f = x
+            for _ in range(d):
+                f += 1
+                if f == track:
+                    f = 0
+                if b[f] == c:
                     ok = False
                     break
             if ok:
@@ -135,12 +141,15 @@ def forward(b: np.ndarray, g: np.ndarray, c: int, x: int, k: int,
                     home = hb + j - 1
         if not optional:
             return home, -1
-    for i in range(1, k + 1):
-        if b[(x + i) % track] == c:
+    f = x
+    for _ in range(k):
+        f += 1
+        if f == track:
+            f = 0
+        if b[f] == c:
             return home, -1
-    dst = (x + k) % track
-    if landing_ok(b, g, c, dst):
-        return home, dst
+    if landing_ok(b, g, c, f):
+        return home, f
     return home, -1
 
 
@@ -148,11 +157,14 @@ def forward(b: np.ndarray, g: np.ndarray, c: int, x: int, k: int,
 def backward8(b: np.ndarray, g: np.ndarray, c: int, x: int) -> int:
     """Where an 8 takes colour ``c``'s marble on track field ``x`` (−1: nowhere)."""
     track = g[G_TRACK]
-    for i in range(1, 9):
-        if b[(x - i) % track] == c:
+    f = x
+    for _ in range(8):
+        f -= 1
+        if f < 0:
+            f += track
+        if b[f] == c:
             return -1
-    dst = (x - 8) % track
-    return dst if landing_ok(b, g, c, dst) else -1
+    return f if landing_ok(b, g, c, f) else -1
 
 
 @njit(cache=True)
@@ -471,6 +483,36 @@ def _sort(g: np.ndarray, c: int, opts: np.ndarray, lo: int, hi: int,
 
 
 @njit(cache=True)
+def _select(g: np.ndarray, c: int, opts: np.ndarray, lo: int, hi: int, j: int,
+            sk: np.ndarray) -> int:
+    """The ``j``-th of ``opts[lo:hi]`` in text order (quickselect on the sort keys, in
+    ``sk``; ``opts[lo:hi]`` is reordered)."""
+    for i in range(lo, hi):
+        sk[i] = _sort_key(g, c, opts[i])
+    t = lo + j
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1  # pivot: the middle one, moved to the end
+        sk[mid], sk[hi - 1] = sk[hi - 1], sk[mid]
+        opts[mid], opts[hi - 1] = opts[hi - 1], opts[mid]
+        pivot = sk[hi - 1]
+        at = lo
+        for i in range(lo, hi - 1):
+            if sk[i] < pivot:
+                sk[i], sk[at] = sk[at], sk[i]
+                opts[i], opts[at] = opts[at], opts[i]
+                at += 1
+        sk[at], sk[hi - 1] = sk[hi - 1], sk[at]
+        opts[at], opts[hi - 1] = opts[hi - 1], opts[at]
+        if at == t:
+            return opts[at]
+        if t < at:
+            hi = at
+        else:
+            lo = at + 1
+    return opts[lo]
+
+
+@njit(cache=True)
 def rank_options_into(b: np.ndarray, g: np.ndarray, c: int, ranks: int, optional: bool,
                       opts: np.ndarray, roff: np.ndarray, alias: np.ndarray,
                       work: np.ndarray, w: np.ndarray, mine: np.ndarray,
@@ -561,8 +603,8 @@ def random_legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
                  sk: np.ndarray) -> int:
     """One of ``legal``'s keys, every one equally likely, drawn from Numba's generator
     exactly as ``legal`` then ``np.random.randint(k)`` would (no draw when ``k`` is 1):
-    the moves are counted per rank, and only the drawn card's rank is put in text order.
-    Scratch as ``rank_options_into``'s."""
+    the moves are counted per rank, and only the drawn move is found in text order (a
+    quickselect on its rank's sort keys).  Scratch as ``rank_options_into``'s."""
     g = GEO[seats]
     ranks = 0
     h = hand
@@ -591,9 +633,9 @@ def random_legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
         r = CODE_RANK[code]
         cnt = roff[r + 1] - roff[r]
         if j < cnt:
-            if cnt > 1:
-                _sort(g, c, opts, roff[r], roff[r + 1], sk)
-            return code << CODE_SHIFT | opts[roff[r] + j]
+            if cnt == 1:
+                return code << CODE_SHIFT | opts[roff[r]]
+            return code << CODE_SHIFT | _select(g, c, opts, roff[r], roff[r + 1], j, sk)
         j -= cnt
         h >>= 6
     h = hand
