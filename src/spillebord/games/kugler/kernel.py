@@ -504,12 +504,14 @@ def _select(g: np.ndarray, c: int, opts: np.ndarray, lo: int, hi: int, j: int,
         sk[at], sk[hi - 1] = sk[hi - 1], sk[at]
         opts[at], opts[hi - 1] = opts[hi - 1], opts[at]
         if at == t:
-            return opts[at]
+            lo = at
+            break
         if t < at:
             hi = at
         else:
             lo = at + 1
-    return opts[lo]
+    found: int = opts[lo]
+    return found
 
 
 @njit(cache=True)
@@ -633,9 +635,9 @@ def random_legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
         r = CODE_RANK[code]
         cnt = roff[r + 1] - roff[r]
         if j < cnt:
-            if cnt == 1:
-                return code << CODE_SHIFT | opts[roff[r]]
-            return code << CODE_SHIFT | _select(g, c, opts, roff[r], roff[r + 1], j, sk)
+            one: int = opts[roff[r]] if cnt == 1 else _select(g, c, opts, roff[r],
+                                                               roff[r + 1], j, sk)
+            return code << CODE_SHIFT | one
         j -= cnt
         h >>= 6
     h = hand
