@@ -1,7 +1,8 @@
 """The rules kernel of Kugler og Jokere: the only implementation of the move rules,
 compiled with Numba (``cache=True``) and used by the engine (moves.py, state.py), the
-reasons for refused actions (explain.py) and the bots' playouts and evaluation
-(bots/kugler/).
+reasons for refused actions (explain.py), the bots' playouts and evaluation
+(bots/kugler/) and the research vector engine's random playouts (``random_legal``: one
+uniformly drawn legal key without listing them all; research/kugler_kernel.py).
 
 Rulings covered (rule book kugler): 3 (what each card does: A and J/Q/K out or forward,
 2–6/9/10 forward, 7 whole or split 1+6 … 6+1 between two different marbles applied one
