@@ -14,6 +14,17 @@ import numpy as np
 import pytest
 
 from spillebord import games
+from spillebord.games.kugler.board import MARBLES
+from spillebord.games.kugler.kernel import (
+    CAP,
+    CODE_RANK,
+    CODE_SHIFT,
+    NRANKS,
+    R_7,
+    SPLIT_CAP,
+    random_legal,
+    scratch,
+)
 from spillebord.games.kugler.state import KuglerState
 from spillebord.research import kugler_kernel as K
 from spillebord.research.kugler_batch import (
@@ -96,20 +107,58 @@ def test_batched_steps_and_auto_reset() -> None:
         batch.step([10**6, 0, 0])
 
 
-@pytest.mark.parametrize("seats", [4, 8])
-def test_compiled_random_playouts_are_engine_games(seats: int) -> None:
-    """The compiled playout's first game, replayed draw by draw from the same generator
-    through the batch's single steps (checked equal to the engine above), ends alike."""
-    wins, lengths, total = random_playouts(seats, 1, seed=5)
-    assert total == lengths[0]
+@pytest.mark.parametrize(("seats", "flags"), [(4, FLAGS[0]), (8, FLAGS[0]), (4, FLAGS[1]),
+                                              (6, FLAGS[2]), (4, FLAGS[3])])
+def test_compiled_random_playouts_are_engine_games(seats: int, flags: dict[str, bool]
+                                                   ) -> None:
+    """The compiled playouts' games, replayed draw by draw from the same generator
+    through the batch's single steps (checked equal to the engine above: the listed
+    moves, ``randint`` over their number), end alike: ``random_legal``'s counting draw
+    picks the move the list would."""
+    games = 3
+    wins, lengths, total = random_playouts(seats, games, seed=5, **flags)
+    assert total == lengths.sum() and np.all(lengths > 0)
     K.seed(5)
-    batch = KuglerBatch(1, seats)
+    batch = KuglerBatch(1, seats, **flags)
     deck = DECK.copy()
-    K.reset(seats, 0, deck, flag_bits({}), batch.limit, batch.board, batch.hands,
-            batch.draw, batch.info)
-    batch._refresh(0)
-    while batch.counts[0]:
-        k = int(batch.counts[0])
-        batch.apply(0, 0 if k == 1 else K.draw_index(k))
-    assert (int(batch.info[0, K.WIN]), int(batch.info[0, K.TURNS])) == (wins[0], lengths[0])
-    assert np.all(lengths > 0)
+    for g in range(games):
+        K.reset(seats, 0, deck, flag_bits(flags), batch.limit, batch.board, batch.hands,
+                batch.draw, batch.info)
+        batch._refresh(0)
+        while batch.counts[0]:
+            k = int(batch.counts[0])
+            batch.apply(0, 0 if k == 1 else K.draw_index(k))
+        assert (int(batch.info[0, K.WIN]), int(batch.info[0, K.TURNS])) == (wins[g],
+                                                                            lengths[g])
+
+
+@pytest.mark.parametrize(("seats", "flags"), [(4, FLAGS[1]), (6, FLAGS[2]), (8, FLAGS[3])])
+def test_random_legal_draws_from_the_legal_list(seats: int, flags: dict[str, bool]) -> None:
+    """Position by position (random batch games, 7s and jokers in hand included), the
+    kernel's counting draw returns the key the legal list holds at the index that
+    ``randint(number of legal moves)`` draws from the same generator."""
+    opts = np.empty(CAP, np.int64)
+    roff = np.zeros(NRANKS + 1, np.int64)
+    alias = np.empty((SPLIT_CAP, 2), np.int64)
+    work, w = scratch()
+    mine = np.empty(MARBLES, np.int64)
+    sk = np.empty(CAP, np.int64)
+    rng = random.Random(seats)
+    batch = KuglerBatch(4, seats, **flags)
+    counts = batch.reset(seed=seats)
+    bits = flag_bits(flags)
+    sevens = 0
+    for step in range(400):
+        for b in range(4):
+            hand = K.packed_hand(batch.hands, b, batch.info[b, K.TURN])
+            k = int(counts[b])
+            K.seed(step * 4 + b)
+            key = random_legal(batch.board[b], seats, K.colour(batch.info, b, seats), hand,
+                               bits & K.F_OPTIONAL != 0, bits & K.F_STRICT != 0, opts, roff,
+                               alias, work, w, mine, sk)
+            K.seed(step * 4 + b)
+            want = batch.keys[b, 0 if k == 1 else K.draw_index(k)]
+            assert key == want
+            sevens += CODE_RANK[key >> CODE_SHIFT] == R_7 and key & 255 != 0
+        counts, _, _, _ = batch.step([rng.randrange(int(k)) for k in counts])
+    assert sevens > 5  # split 7s were drawn

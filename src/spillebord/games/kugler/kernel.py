@@ -1,7 +1,8 @@
 """The rules kernel of Kugler og Jokere: the only implementation of the move rules,
 compiled with Numba (``cache=True``) and used by the engine (moves.py, state.py), the
-reasons for refused actions (explain.py) and the bots' playouts and evaluation
-(bots/kugler/).
+reasons for refused actions (explain.py), the bots' playouts and evaluation
+(bots/kugler/) and the research vector engine's random playouts (``random_legal``: one
+uniformly drawn legal key without listing them all; research/kugler_kernel.py).
 
 Rulings covered (rule book kugler): 3 (what each card does: A and J/Q/K out or forward,
 2–6/9/10 forward, 7 whole or split 1+6 … 6+1 between two different marbles applied one
@@ -115,14 +116,20 @@ def forward(b: np.ndarray, g: np.ndarray, c: int, x: int, k: int,
             if b[f] >= 0:
                 return -1, -1
         return hb + j, -1
-    d = (g[G_ENTRY + c] - x) % track
+    d = g[G_ENTRY + c] - x  # steps to the home entry (no ``%`` in the loops: slow)
+    if d < 0:
+        d += track
     home = -1
     if k > d:  # passes the home entry: must enter home (ruling 5)
         j = k - d
         if j <= HOME_SIZE:
             ok = True
-            for i in range(1, d + 1):
-                if b[(x + i) % track] == c:
+            f = x
+            for _ in range(d):
+                f += 1
+                if f == track:
+                    f = 0
+                if b[f] == c:
                     ok = False
                     break
             if ok:
@@ -135,12 +142,15 @@ def forward(b: np.ndarray, g: np.ndarray, c: int, x: int, k: int,
                     home = hb + j - 1
         if not optional:
             return home, -1
-    for i in range(1, k + 1):
-        if b[(x + i) % track] == c:
+    f = x
+    for _ in range(k):
+        f += 1
+        if f == track:
+            f = 0
+        if b[f] == c:
             return home, -1
-    dst = (x + k) % track
-    if landing_ok(b, g, c, dst):
-        return home, dst
+    if landing_ok(b, g, c, f):
+        return home, f
     return home, -1
 
 
@@ -148,11 +158,14 @@ def forward(b: np.ndarray, g: np.ndarray, c: int, x: int, k: int,
 def backward8(b: np.ndarray, g: np.ndarray, c: int, x: int) -> int:
     """Where an 8 takes colour ``c``'s marble on track field ``x`` (−1: nowhere)."""
     track = g[G_TRACK]
-    for i in range(1, 9):
-        if b[(x - i) % track] == c:
+    f = x
+    for _ in range(8):
+        f -= 1
+        if f < 0:
+            f += track
+        if b[f] == c:
             return -1
-    dst = (x - 8) % track
-    return dst if landing_ok(b, g, c, dst) else -1
+    return f if landing_ok(b, g, c, f) else -1
 
 
 @njit(cache=True)
@@ -256,26 +269,36 @@ def _mine(b: np.ndarray, g: np.ndarray, c: int, mine: np.ndarray) -> int:
     return m
 
 
+SPLIT_CAP = 512  # room for one hand's distinct split 7s
+HASH_SIZE = 1024  # the split boards' hash table (a power of two)
+W_KEYS, W_SK, W_SIG0, W_SIG1, W_TABLE = 0, 512, 1024, 1536, 2048
+WORK = W_TABLE + HASH_SIZE + 1  # scratch of ``_splits``: the last entry a call counter
+HASH_MUL = 0x5851F42D4C957F2D
+
+
+def scratch() -> tuple[np.ndarray, np.ndarray]:
+    """The reusable scratch of ``rank_options_into``: (work, a board's copy)."""
+    return np.zeros(WORK, dtype=np.int64), np.empty(GEO_WIDTH, dtype=np.int8)
+
+
 @njit(cache=True)
 def _splits(b: np.ndarray, g: np.ndarray, c: int, mine: np.ndarray, m: int,
             optional: bool, out: np.ndarray, at: int, alias: np.ndarray,
-            na: int) -> tuple[int, int]:
+            na: int, work: np.ndarray, w: np.ndarray) -> tuple[int, int]:
     """Split 7s: two different marbles, first part a (1–6) then 7 − a, applied in order;
     one option per distinct resulting board, under the text that sorts first; the other
-    texts go to ``alias`` as (alias, listed) pairs."""
+    texts go to ``alias`` as (alias, listed) pairs.  ``work`` (``WORK``) and ``w`` (a
+    board's room) are scratch: the steps are played on ``w`` and undone (a step changes
+    at most its two fields and the partner's entry and first home field), and the
+    boards are told apart by a hash of their changed fields."""
     size = g[G_SIZE]
     p = g[G_PARTNER + c]
     e_p = g[G_ENTRY + p]
     h_p = g[G_HOME + p]
     n = 0
-    keys = np.empty(512, dtype=np.int64)
-    sk = np.empty(512, dtype=np.int64)
-    sig0 = np.empty(512, dtype=np.int64)
-    sig1 = np.empty(512, dtype=np.int64)
-    cand = np.empty(6, dtype=np.int64)
-    pairs = np.empty(6, dtype=np.int64)
-    w = np.empty(size, dtype=b.dtype)
-    w2 = np.empty(size, dtype=b.dtype)
+    stamp = work[WORK - 1] + 1  # table entries of earlier calls are stale
+    work[WORK - 1] = stamp
+    w[:size] = b[:size]
     for i in range(m):
         x = mine[i]
         for a in range(1, 7):
@@ -283,77 +306,86 @@ def _splits(b: np.ndarray, g: np.ndarray, c: int, mine: np.ndarray, m: int,
             for d1 in (h, t):
                 if d1 < 0:
                     continue
-                w[:] = b
-                if not do_step(w, g, c, x, d1):
-                    continue
-                for j in range(m):
-                    y = mine[j]
-                    if y == x or w[y] != c:
-                        continue
-                    h2, t2 = forward(w, g, c, y, 7 - a, optional)
-                    for d2 in (h2, t2):
-                        if d2 < 0:
+                o1, o2, o3, o4 = w[x], w[d1], w[e_p], w[h_p]
+                if do_step(w, g, c, x, d1):
+                    for j in range(m):
+                        y = mine[j]
+                        if y == x or w[y] != c:
                             continue
-                        w2[:] = w
-                        if not do_step(w2, g, c, y, d2):
-                            continue
-                        cand[0], cand[1], cand[2], cand[3], cand[4], cand[5] = \
-                            x, d1, y, d2, e_p, h_p
-                        np_ = 0
-                        for q in range(6):
-                            f = cand[q]
-                            if w2[f] == b[f]:
+                        h2, t2 = forward(w, g, c, y, 7 - a, optional)
+                        for d2 in (h2, t2):
+                            if d2 < 0:
                                 continue
-                            code = f * 16 + w2[f] + 2
-                            dup = False
-                            for r in range(np_):
-                                if pairs[r] == code:
-                                    dup = True
-                            if not dup:
-                                pairs[np_] = code
-                                np_ += 1
-                        for q in range(1, np_):  # insertion sort
-                            v = pairs[q]
-                            r = q - 1
-                            while r >= 0 and pairs[r] > v:
-                                pairs[r + 1] = pairs[r]
-                                r -= 1
-                            pairs[r + 1] = v
-                        s0 = 0
-                        s1 = 0
-                        for q in range(np_):
-                            if q < 5:
-                                s0 = (s0 << 12) | pairs[q]
-                            else:
-                                s1 = pairs[q]
-                        key = _pk(x, d1, y, d2)
-                        k = _sort_key(g, c, key)
-                        found = -1
-                        for r in range(n):
-                            if sig0[r] == s0 and sig1[r] == s1:
-                                found = r
-                                break
-                        if found < 0:
-                            keys[n], sk[n], sig0[n], sig1[n] = key, k, s0, s1
-                            n += 1
-                        elif k < sk[found]:
-                            alias[na, 0], alias[na, 1] = keys[found], key
-                            na += 1
-                            keys[found], sk[found] = key, k
-                        else:
-                            alias[na, 0], alias[na, 1] = key, keys[found]
-                            na += 1
+                            q1, q2, q3, q4 = w[y], w[d2], w[e_p], w[h_p]
+                            if do_step(w, g, c, y, d2):
+                                n, na = _split_seen(b, w, g, c, x, d1, y, d2, e_p, h_p,
+                                                    work, stamp, n, alias, na)
+                            w[h_p], w[e_p], w[d2], w[y] = q4, q3, q2, q1
+                w[h_p], w[e_p], w[d1], w[x] = o4, o3, o2, o1
     for r in range(n):
-        out[at] = keys[r]
+        out[at] = work[W_KEYS + r]
         at += 1
     return at, na
 
 
 @njit(cache=True)
+def _split_seen(b: np.ndarray, w: np.ndarray, g: np.ndarray, c: int, x: int, d1: int,
+                y: int, d2: int, e_p: int, h_p: int, work: np.ndarray, stamp: int,
+                n: int, alias: np.ndarray, na: int) -> tuple[int, int]:
+    """Record the split (x→d1, y→d2) whose board is ``w``: a new board is option ``n``;
+    a board seen before keeps the text that sorts first (the other an alias)."""
+    f0, f1, f2, f3, f4, f5 = x, d1, y, d2, e_p, h_p
+    pairs = (f0 * 16 + w[f0] + 2, f1 * 16 + w[f1] + 2, f2 * 16 + w[f2] + 2,
+             f3 * 16 + w[f3] + 2, f4 * 16 + w[f4] + 2, f5 * 16 + w[f5] + 2)
+    changed = (w[f0] != b[f0], w[f1] != b[f1], w[f2] != b[f2], w[f3] != b[f3],
+               w[f4] != b[f4], w[f5] != b[f5])
+    # the distinct changed (field, marble) pairs, ascending, into two numbers
+    s0 = 0
+    s1 = 0
+    cnt = 0
+    last = -1
+    while True:
+        best = -1
+        for q in range(6):
+            v = pairs[q]
+            if changed[q] and v > last and (best < 0 or v < best):
+                best = v
+        if best < 0:
+            break
+        if cnt < 5:
+            s0 = (s0 << 12) | best
+        else:
+            s1 = best
+        cnt += 1
+        last = best
+    key = _pk(x, d1, y, d2)
+    k = _sort_key(g, c, key)
+    hsh = ((s0 ^ (s1 << 29)) * HASH_MUL) >> 40
+    slot = hsh & (HASH_SIZE - 1)
+    while True:
+        e = work[W_TABLE + slot]
+        if e >> 16 != stamp:  # empty: a new board
+            work[W_TABLE + slot] = stamp << 16 | n
+            work[W_KEYS + n], work[W_SK + n] = key, k
+            work[W_SIG0 + n], work[W_SIG1 + n] = s0, s1
+            return n + 1, na
+        r = e & 0xFFFF
+        if work[W_SIG0 + r] == s0 and work[W_SIG1 + r] == s1:
+            if k < work[W_SK + r]:
+                alias[na, 0], alias[na, 1] = work[W_KEYS + r], key
+                work[W_KEYS + r], work[W_SK + r] = key, k
+            else:
+                alias[na, 0], alias[na, 1] = key, work[W_KEYS + r]
+            return n, na + 1
+        slot = (slot + 1) & (HASH_SIZE - 1)
+
+
+@njit(cache=True)
 def _rank_options(b: np.ndarray, g: np.ndarray, c: int, rank: int, mine: np.ndarray,
                   m: int, optional: bool, out: np.ndarray, at: int, alias: np.ndarray,
-                  na: int) -> tuple[int, int]:
-    """Append every distinct move of a card of ``rank`` for colour ``c`` to ``out``."""
+                  na: int, work: np.ndarray, w: np.ndarray) -> tuple[int, int]:
+    """Append every distinct move of a card of ``rank`` for colour ``c`` to ``out``
+    (unsorted; ``work`` and ``w``: ``_splits``'s scratch)."""
     track = g[G_TRACK]
     if rank in (R_A, R_J, R_Q, R_K) and m < MARBLES:
         dst = g[G_START + c]
@@ -399,8 +431,102 @@ def _rank_options(b: np.ndarray, g: np.ndarray, c: int, rank: int, mine: np.ndar
             out[at] = _pk(x, t, -1, -1)
             at += 1
     if rank == R_7 and m >= 2:
-        at, na = _splits(b, g, c, mine, m, optional, out, at, alias, na)
+        at, na = _splits(b, g, c, mine, m, optional, out, at, alias, na, work, w)
     return at, na
+
+
+@njit(cache=True)
+def _collect(b: np.ndarray, g: np.ndarray, c: int, ranks: int, optional: bool,
+             opts: np.ndarray, roff: np.ndarray, alias: np.ndarray, work: np.ndarray,
+             w: np.ndarray, mine: np.ndarray) -> int:
+    """``rank_options_into`` without the sorting: each rank's moves in the order found."""
+    m = _mine(b, g, c, mine)
+    na = 0
+    at = 0
+    for r in range(NRANKS):
+        roff[r] = at
+        if not ranks >> r & 1:
+            continue
+        if r in (R_Q, R_K) and ranks >> R_J & 1:  # J, Q and K do the same
+            for i in range(roff[R_J], roff[R_J + 1]):
+                opts[at] = opts[i]
+                at += 1
+            continue
+        at, na = _rank_options(b, g, c, r, mine, m, optional, opts, at, alias, na, work, w)
+    roff[NRANKS] = at
+    return na
+
+
+@njit(cache=True)
+def _sort(g: np.ndarray, c: int, opts: np.ndarray, lo: int, hi: int,
+          sk: np.ndarray) -> None:
+    """Sort ``opts[lo:hi]`` into text order (``sk``: room for their sort keys); the
+    keys are distinct (distinct steps have distinct texts)."""
+    if hi - lo > 48:
+        keys = np.empty(hi - lo, dtype=np.int64)
+        for i in range(lo, hi):
+            keys[i - lo] = _sort_key(g, c, opts[i])
+        order = np.argsort(keys)
+        seg = opts[lo:hi].copy()
+        for i in range(hi - lo):
+            opts[lo + i] = seg[order[i]]
+        return
+    for i in range(lo, hi):  # insertion sort: a rank has a handful of moves
+        v = opts[i]
+        k = _sort_key(g, c, v)
+        j = i - 1
+        while j >= lo and sk[j] > k:
+            sk[j + 1] = sk[j]
+            opts[j + 1] = opts[j]
+            j -= 1
+        sk[j + 1] = k
+        opts[j + 1] = v
+
+
+@njit(cache=True)
+def _select(g: np.ndarray, c: int, opts: np.ndarray, lo: int, hi: int, j: int,
+            sk: np.ndarray) -> int:
+    """The ``j``-th of ``opts[lo:hi]`` in text order (quickselect on the sort keys, in
+    ``sk``; ``opts[lo:hi]`` is reordered)."""
+    for i in range(lo, hi):
+        sk[i] = _sort_key(g, c, opts[i])
+    t = lo + j
+    while hi - lo > 1:
+        mid = (lo + hi) >> 1  # pivot: the middle one, moved to the end
+        sk[mid], sk[hi - 1] = sk[hi - 1], sk[mid]
+        opts[mid], opts[hi - 1] = opts[hi - 1], opts[mid]
+        pivot = sk[hi - 1]
+        at = lo
+        for i in range(lo, hi - 1):
+            if sk[i] < pivot:
+                sk[i], sk[at] = sk[at], sk[i]
+                opts[i], opts[at] = opts[at], opts[i]
+                at += 1
+        sk[at], sk[hi - 1] = sk[hi - 1], sk[at]
+        opts[at], opts[hi - 1] = opts[hi - 1], opts[at]
+        if at == t:
+            lo = at
+            break
+        if t < at:
+            hi = at
+        else:
+            lo = at + 1
+    found: int = opts[lo]
+    return found
+
+
+@njit(cache=True)
+def rank_options_into(b: np.ndarray, g: np.ndarray, c: int, ranks: int, optional: bool,
+                      opts: np.ndarray, roff: np.ndarray, alias: np.ndarray,
+                      work: np.ndarray, w: np.ndarray, mine: np.ndarray,
+                      sk: np.ndarray) -> int:
+    """``rank_options`` with its scratch given (``scratch()``, ``mine``: ``MARBLES``,
+    ``sk``: ``CAP``): nothing allocated but for a rank of more than 48 moves."""
+    na = _collect(b, g, c, ranks, optional, opts, roff, alias, work, w, mine)
+    for r in range(NRANKS):
+        if roff[r + 1] - roff[r] > 1:
+            _sort(g, c, opts, roff[r], roff[r + 1], sk)
+    return na
 
 
 @njit(cache=True)
@@ -410,31 +536,13 @@ def rank_options(b: np.ndarray, g: np.ndarray, c: int, ranks: int, optional: boo
     packed, each rank's in text order: rank r's are ``opts[roff[r]:roff[r + 1]]``.
     Split 7 texts that reach the same board as a listed one go to ``alias`` as
     (alias, listed) pairs; the result is their number."""
+    seven = ranks >> R_7 & 1
+    work = np.zeros(WORK if seven else 1, dtype=np.int64)
+    w = np.empty(b.shape[0] if seven else 1, dtype=b.dtype)
     mine = np.empty(MARBLES, dtype=np.int64)
-    m = _mine(b, g, c, mine)
-    na = 0
-    at = 0
-    for r in range(NRANKS):
-        roff[r] = at
-        if not ranks >> r & 1:
-            continue
-        start = at
-        if r in (R_Q, R_K) and ranks >> R_J & 1:  # J, Q and K do the same
-            for i in range(roff[R_J], roff[R_J + 1]):
-                opts[at] = opts[i]
-                at += 1
-            continue
-        at, na = _rank_options(b, g, c, r, mine, m, optional, opts, at, alias, na)
-        if at - start > 1:
-            sk = np.empty(at - start, dtype=np.int64)
-            for i in range(start, at):
-                sk[i - start] = _sort_key(g, c, opts[i])
-            order = np.argsort(sk)
-            seg = opts[start:at].copy()
-            for i in range(at - start):
-                opts[start + i] = seg[order[i]]
-    roff[NRANKS] = at
-    return na
+    sk = np.empty(CAP, dtype=np.int64)
+    return rank_options_into(b, g, c, ranks, optional, opts, roff, alias, work, w, mine,
+                             sk)
 
 
 @njit(cache=True)
@@ -489,3 +597,56 @@ def legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool, strict: 
         out[at + 1] = alias[j, 1]
         at += 2
     return at
+
+
+@njit(cache=True)
+def random_legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
+                 strict: bool, opts: np.ndarray, roff: np.ndarray, alias: np.ndarray,
+                 work: np.ndarray, w: np.ndarray, mine: np.ndarray,
+                 sk: np.ndarray) -> int:
+    """One of ``legal``'s keys, every one equally likely, drawn from Numba's generator
+    exactly as ``legal`` then ``np.random.randint(k)`` would (no draw when ``k`` is 1):
+    the moves are counted per rank, and only the drawn move is found in text order (a
+    quickselect on its rank's sort keys).  Scratch as ``rank_options_into``'s."""
+    g = GEO[seats]
+    ranks = 0
+    h = hand
+    while h:
+        ranks |= 1 << CODE_RANK[h & 63]
+        h >>= 6
+    if c >= 0:
+        _collect(b, g, c, ranks, optional, opts, roff, alias, work, w, mine)
+    else:
+        roff[:] = 0
+    usable = 0
+    unusable = 0
+    h = hand
+    while h:
+        cnt = roff[CODE_RANK[h & 63] + 1] - roff[CODE_RANK[h & 63]]
+        if cnt:
+            usable += cnt
+        else:
+            unusable += 1
+        h >>= 6
+    k = usable + (unusable if unusable and (not strict or usable == 0) else 0)
+    j = 0 if k == 1 else np.random.randint(k)
+    h = hand
+    while h:
+        code = h & 63
+        r = CODE_RANK[code]
+        cnt = roff[r + 1] - roff[r]
+        if j < cnt:
+            one: int = opts[roff[r]] if cnt == 1 else _select(g, c, opts, roff[r],
+                                                               roff[r + 1], j, sk)
+            return code << CODE_SHIFT | one
+        j -= cnt
+        h >>= 6
+    h = hand
+    while h:  # the discards of unusable cards
+        code = h & 63
+        if roff[CODE_RANK[code] + 1] == roff[CODE_RANK[code]]:
+            if j == 0:
+                return code << CODE_SHIFT
+            j -= 1
+        h >>= 6
+    return -1
