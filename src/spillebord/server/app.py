@@ -127,6 +127,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # The sockets first: a router tries its routes in order, and an HTTP route never
     # matches a WebSocket (nor a WebSocket route a request), so a game socket need
     # not be tried against every page and API route (≈ 0.2 ms CPU a socket opened).
+    # The tables' routes (their paths overlap no other router's) come before it:
+    # ``/ws/lobby`` must match before ``/ws/{match_id}`` would take it.
+    app.include_router(table_routes.router)
+
     @app.websocket("/ws/{match_id}")
     async def ws_match(websocket: WebSocket, match_id: str, sockets: SocketsDep) -> None:
         async with services.quotas.socket(websocket) as admitted:  # sockets per address
@@ -141,7 +145,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ops.router)
     app.include_router(api.router)
     app.include_router(people_routes.router)
-    app.include_router(table_routes.router)
     app.include_router(mygames_routes.router)
     app.include_router(ratings_api.router)
     app.include_router(bot_account_routes.router)
