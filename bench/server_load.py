@@ -340,6 +340,23 @@ async def echo_phase(ws_base: str, pid: int, args: argparse.Namespace,
     return result
 
 
+async def games_phase(base: str, ws_base: str, pid: int, n: int) -> dict[str, Any]:
+    """``n`` new games one after another, as a player starts one: ``POST /api/matches``,
+    the socket opened with the seat token up to the first state, closed.  The server's
+    CPU per new game (µs, in the "per action" columns) — in the flood a finished game
+    is followed by a new one every ≈ 170 actions, so this is part of an action's cost."""
+    totals = Totals()
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        meter = Meter(pid)
+        for _ in range(n):
+            t0 = time.perf_counter()
+            ws, _state, _version = await open_game(ws_base, await new_match(http, "posthus"))
+            await ws.close()
+            totals.latencies.append(time.perf_counter() - t0)
+            totals.actions += 1
+        return meter.result("new game", totals)
+
+
 async def run(args: argparse.Namespace, src: str = "") -> dict[str, Any]:
     port = free_port()
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
@@ -357,6 +374,8 @@ async def run(args: argparse.Namespace, src: str = "") -> dict[str, Any]:
             phases.append(await play_phase(base, ws_base, proc.pid, args, 0))
             samples = phases[-1]["_samples"]
             phases.append(await echo_phase(ws_base, proc.pid, args))
+            if args.new_games > 0:
+                phases.append(await games_phase(base, ws_base, proc.pid, args.new_games))
             if args.echo_state and samples:
                 phases.append(await echo_phase(ws_base, proc.pid, args, samples))
                 phases.append(await echo_phase(ws_base, proc.pid, args, answers=samples))
@@ -440,6 +459,9 @@ def main() -> None:
                    help="also echo real state messages (the size the server sends after "
                         "an action) instead of act-sized ones, and answer act-sized "
                         "messages with them (an action's traffic, no game)")
+    p.add_argument("--new-games", type=int, default=0,
+                   help="also: server CPU per new game (POST /api/matches, the socket "
+                        "opened to its first state, closed), over this many games")
     p.add_argument("--no-deflate", action="store_true",
                    help="clients do not offer permessage-deflate")
     p.add_argument("--before", default="",

@@ -124,19 +124,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                                         "reason": "the server failed on this request"}},
                             status_code=500)
 
-    app.include_router(ops.router)
-    app.include_router(api.router)
-    app.include_router(people_routes.router)
+    # The sockets first: a router tries its routes in order, and an HTTP route never
+    # matches a WebSocket (nor a WebSocket route a request), so a game socket need
+    # not be tried against every page and API route (≈ 0.2 ms CPU a socket opened).
+    # The tables' routes (their paths overlap no other router's) come before it:
+    # ``/ws/lobby`` must match before ``/ws/{match_id}`` would take it.
     app.include_router(table_routes.router)
-    app.include_router(mygames_routes.router)
-    app.include_router(ratings_api.router)
-    app.include_router(bot_account_routes.router)
-    app.include_router(daily.router)
-    app.include_router(learn_routes.router)  # issue #33: /learn/{game}, /api/learn
-    app.include_router(analysis_routes.router)  # issue #33: /api/matches/{id}/analysis
-    app.include_router(pages.router)
-    app.add_exception_handler(404, pages.not_found)
-    app.mount("/static", StaticFiles(directory=pages.STATIC, check_dir=False), name="static")
 
     @app.websocket("/ws/{match_id}")
     async def ws_match(websocket: WebSocket, match_id: str, sockets: SocketsDep) -> None:
@@ -148,5 +141,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         @app.websocket("/ws-echo")
         async def ws_echo(websocket: WebSocket) -> None:
             await serve_echo(websocket)
+
+    app.include_router(ops.router)
+    app.include_router(api.router)
+    app.include_router(people_routes.router)
+    app.include_router(mygames_routes.router)
+    app.include_router(ratings_api.router)
+    app.include_router(bot_account_routes.router)
+    app.include_router(daily.router)
+    app.include_router(learn_routes.router)  # issue #33: /learn/{game}, /api/learn
+    app.include_router(analysis_routes.router)  # issue #33: /api/matches/{id}/analysis
+    app.include_router(pages.router)
+    app.add_exception_handler(404, pages.not_found)
+    app.mount("/static", StaticFiles(directory=pages.STATIC, check_dir=False), name="static")
 
     return app

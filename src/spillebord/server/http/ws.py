@@ -16,25 +16,15 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from spillebord.server.chat.deps import ChatDep
 from spillebord.server.chat.service import Chat
-from spillebord.server.daily.deps import DailyDep
 from spillebord.server.daily.service import Daily
 from spillebord.server.errors import Refusal, unavailable
-from spillebord.server.http.deps import (
-    BusDep,
-    ComputeDep,
-    MetricsDep,
-    OpsDep,
-    RepoDep,
-    SettingsDep,
-)
 from spillebord.server.http.inflow import Inflow
 from spillebord.server.http.metrics import Metrics
 from spillebord.server.http.ops import Ops
@@ -44,13 +34,10 @@ from spillebord.server.infra.compute import Compute
 from spillebord.server.infra.settings import Settings
 from spillebord.server.infra.storage.health import READS
 from spillebord.server.infra.storage.repo import Repository
-from spillebord.server.people.deps import PeopleDep
 from spillebord.server.people.service import People
 from spillebord.server.room import wire
-from spillebord.server.room.deps import RoomsDep
 from spillebord.server.room.registry import Rooms
 from spillebord.server.tables import leaving
-from spillebord.server.tables.deps import TablesDep
 from spillebord.server.tables.service import Tables
 
 if TYPE_CHECKING:
@@ -87,13 +74,16 @@ class Sockets:
     tables: Tables
 
 
-async def sockets(settings: SettingsDep, rooms: RoomsDep, bus: BusDep, chat: ChatDep,
-            daily: DailyDep, compute: ComputeDep, metrics: MetricsDep,
-            ops: OpsDep, people: PeopleDep, repo: RepoDep, tables: TablesDep) -> Sockets:
-    return Sockets(settings, rooms, bus, chat, daily, compute, metrics, ops, people, repo,
-                   tables)
+async def sockets(ws: WebSocket) -> Sockets:
+    """The services a game socket uses, read from ``app.state`` (app.py puts each there
+    under its field's name) in one dependency: eleven ``*Dep`` sub-dependencies cost
+    FastAPI eleven dependency solves for every socket opened (≈ a third of a new game's
+    server CPU in bench/server_load.py's flood; docs/benchmarks/server.md)."""
+    state = ws.app.state
+    return Sockets(**{name: getattr(state, name) for name in SOCKET_SERVICES})
 
 
+SOCKET_SERVICES = tuple(f.name for f in fields(Sockets))
 SocketsDep = Annotated[Sockets, Depends(sockets)]
 
 
