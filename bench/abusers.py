@@ -168,12 +168,14 @@ class Tally:
     bot_waits: list[float] = field(default_factory=list)   # a bot's move, seconds
     moves: list[float] = field(default_factory=list)       # act → own state, seconds
     table_moves: list[float] = field(default_factory=list)  # of those, at a table
+    move_ends: list[float] = field(default_factory=list)   # when each move was answered
     hints: list[float] = field(default_factory=list)       # hint → answer, seconds
     acked: dict[str, tuple[str, int]] = field(default_factory=dict)  # match → (token, n)
     internal: int = 0
     http_5xx: int = 0
     refused: dict[str, int] = field(default_factory=dict)
     games: int = 0
+    started: float = 0.0  # when the phase began (time.monotonic)
 
     def refuse(self, code: str) -> None:
         self.refused[code] = self.refused.get(code, 0) + 1
@@ -256,6 +258,7 @@ async def _play(ws: Any, tally: Tally, stop: float, rng: random.Random, pace: fl
         state, version = msg["d"], msg["v"]
         if sent_at is not None and before is not None and before.get("to_move") == made["seat"]:
             tally.moves.append(now - sent_at)
+            tally.move_ends.append(now)
             tally.table_moves.append(now - sent_at)
             sent_at = None
         elif before is not None and before.get("to_move") not in (made["seat"], None):
@@ -308,6 +311,7 @@ async def solitaire_player(base: str, ws_base: str, tally: Tally, stop: float,
                     if reply is None or reply["t"] != "state":
                         continue
                     tally.moves.append(time.monotonic() - t0)
+                    tally.move_ends.append(time.monotonic())
                     state, version = reply["d"], reply["v"]
                     acked += 1
                     tally.acked[match_id] = (token, acked)

@@ -123,6 +123,7 @@ async def phase(base: str, ws: str, seconds: float, abusers: bool, pid: int, db:
         said, _ = await asyncio.to_thread(spawned.communicate, timeout=300)
         abuse.refused = json.loads(said or b"{}")
     took = time.monotonic() - t0
+    normal.started = t0
     end_loop = loop_seconds(pid)
     hist1 = await histograms(base, SERVER_HISTOGRAMS)
     failures = [repr(r)[:200] for r in results if isinstance(r, BaseException)]
@@ -167,11 +168,24 @@ async def abuse_only(base: str, seconds: float, only: str = "all") -> dict[str, 
     return {**abuse.refused, "client_cpu_s": round(usage.ru_utime + usage.ru_stime, 1)}
 
 
+def windows(t: Tally, width: float = 10.0) -> list[float | None]:
+    """The move p99 (ms) of each ``width`` seconds of the phase, in order."""
+    by: dict[int, list[float]] = {}
+    for m, end in zip(t.moves, t.move_ends, strict=True):
+        by.setdefault(int((end - t.started) // width), []).append(m)
+    return [None if (p := pct(by.get(i, []), 0.99)) is None else round(p * 1000)
+            for i in range(max(by, default=-1) + 1)]
+
+
 def figures(t: Tally) -> dict[str, Any]:
     def ms(v: float | None) -> float | None:
         return None if v is None else round(v * 1000, 1)
     return {"moves": len(t.moves), "move_p50_ms": ms(pct(t.moves, 0.5)),
             "move_p95_ms": ms(pct(t.moves, 0.95)), "move_p99_ms": ms(pct(t.moves, 0.99)),
+            "move_p99_ms_after_20s": ms(pct([m for m, end in zip(t.moves, t.move_ends,
+                                                                 strict=True)
+                                             if end > t.started + 20], 0.99)),
+            "move_p99_ms_by_10s": windows(t),
             "table_moves": len(t.table_moves),
             "table_move_p99_ms": ms(pct(t.table_moves, 0.99)),
             "bot_moves": len(t.bot_waits), "bot_p95_ms": ms(pct(t.bot_waits, 0.95)),
