@@ -200,8 +200,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     half = args.minutes * 60 / 2
     with tempfile.TemporaryDirectory() as tmp:
         db = f"{tmp}/soak.db"
-        proc = start_server(port, db, {"SPILLEBORD_BOT_DELAY": "0"}, args.src,
-                            own_session=not args.one_session)
+        env = {"SPILLEBORD_BOT_DELAY": "0", **dict(kv.split("=", 1) for kv in args.env)}
+        proc = start_server(port, db, env, args.src, own_session=not args.one_session)
         try:
             await wait_up(base)
             # warm-up, not measured: the worker processes start, the kernels load
@@ -218,7 +218,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     ratios = {k: (None if not a[k] or m[k] is None else round(m[k] / a[k], 2))
               for k in ("move_p99_ms", "bot_p95_ms", "hint_p95_ms")}
     return {"minutes": args.minutes, "src": args.src or "this tree", "abusers": args.only,
-            "sessions": "one" if args.one_session else "own",
+            "sessions": "one" if args.one_session else "own", "env": args.env,
             "alone": a,
             "with_abusers": m, "ratio": ratios,
             "abusers_refused": figures(abuse)["refused"], "acknowledged_actions": acked,
@@ -242,6 +242,8 @@ def main() -> None:
     p.add_argument("--one-session", action="store_true",
                    help="the server and the abusive clients in the bench's session, as "
                         "before 2026-12-05 (see the module docstring)")
+    p.add_argument("--env", action="append", default=[], metavar="K=V",
+                   help="a server setting (e.g. SPILLEBORD_LOW_LANE=group)")
     p.add_argument("--src", default=None, help="the source tree to serve from "
                    "(bench/fair_compute.py --help)")
     args = p.parse_args()
