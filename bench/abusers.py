@@ -38,10 +38,14 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, db: str, env: dict[str, str], src: str | None = None
-                 ) -> subprocess.Popen[bytes]:
+def start_server(port: int, db: str, env: dict[str, str], src: str | None = None,
+                 own_session: bool = False) -> subprocess.Popen[bytes]:
     """``spillebord serve``'s app under uvicorn; ``src``: the source tree to import
-    (an older checkout, for old-vs-new figures)."""
+    (an older checkout, for old-vs-new figures).  ``own_session``: the server (and its
+    worker processes) in a session of its own — with Linux's autogroup scheduling
+    (``/proc/sys/kernel/sched_autogroup_enabled``) every session shares the CPUs
+    equally as one group, so in the bench's session the clients' own CPU would come out
+    of the server's share, as it never does on a site whose clients are elsewhere."""
     full = {**os.environ, "SPILLEBORD_DB": f"sqlite:///{db}",
             "SPILLEBORD_TRUSTED_PROXIES": "127.0.0.1", **env}
     if src is not None:
@@ -50,7 +54,7 @@ def start_server(port: int, db: str, env: dict[str, str], src: str | None = None
         [sys.executable, "-m", "uvicorn", "spillebord.server.app:create_app", "--factory",
          "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
          "--ws-ping-interval", "0", "--no-access-log", "--no-proxy-headers"],
-        env=full, cwd=src or None)
+        env=full, cwd=src or None, start_new_session=own_session)
 
 
 def stop(proc: subprocess.Popen[bytes], grace: float = 60.0) -> None:
@@ -104,6 +108,49 @@ def cpu_seconds(pid: int) -> float:
     return total / ticks
 
 
+def loop_seconds(pid: int) -> tuple[float, float]:
+    """The server's main thread (its event loop): CPU seconds run and seconds it waited
+    for a CPU while runnable (Linux schedstat)."""
+    try:
+        ran, waited = Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[:2]
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    return int(ran) / 1e9, int(waited) / 1e9
+
+
+async def histograms(base: str, names: tuple[str, ...]) -> dict[str, dict[float, float]]:
+    """The server's /metrics histograms ``names`` (summed over their labels): name →
+    {bucket bound: cumulative count}."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        text = (await http.get("/metrics")).text
+    out: dict[str, dict[float, float]] = {n: {} for n in names}
+    for line in text.splitlines():
+        head, _, value = line.rpartition(" ")
+        name = head.split("{", 1)[0]
+        if not name.endswith("_bucket") or name[:-7] not in out:
+            continue
+        le = head.split('le="', 1)[1].split('"', 1)[0]
+        bucket = out[name[:-7]]
+        bound = float("inf") if le == "+Inf" else float(le)
+        bucket[bound] = bucket.get(bound, 0.0) + float(value)
+    return out
+
+
+def bucket_pct(before: dict[float, float], after: dict[float, float], q: float
+               ) -> tuple[int, float | None]:
+    """(count, the bucket bound under which ``q`` of the observations between two
+    scrapes of one histogram fall)."""
+    bounds = sorted(after)
+    counts = [after[b] - before.get(b, 0.0) for b in bounds]
+    total = counts[-1] if counts else 0.0
+    if total <= 0:
+        return 0, None
+    for bound, n in zip(bounds, counts, strict=True):
+        if n >= q * total:
+            return int(total), bound
+    return int(total), bounds[-1]
+
+
 def db_mib(db: str) -> float:
     return sum(Path(db + s).stat().st_size for s in ("", "-wal", "-shm")
                if Path(db + s).exists()) / 2**20
@@ -120,12 +167,15 @@ def pct(values: list[float], q: float) -> float | None:
 class Tally:
     bot_waits: list[float] = field(default_factory=list)   # a bot's move, seconds
     moves: list[float] = field(default_factory=list)       # act → own state, seconds
+    table_moves: list[float] = field(default_factory=list)  # of those, at a table
+    move_ends: list[float] = field(default_factory=list)   # when each move was answered
     hints: list[float] = field(default_factory=list)       # hint → answer, seconds
     acked: dict[str, tuple[str, int]] = field(default_factory=dict)  # match → (token, n)
     internal: int = 0
     http_5xx: int = 0
     refused: dict[str, int] = field(default_factory=dict)
     games: int = 0
+    started: float = 0.0  # when the phase began (time.monotonic)
 
     def refuse(self, code: str) -> None:
         self.refused[code] = self.refused.get(code, 0) + 1
@@ -208,6 +258,8 @@ async def _play(ws: Any, tally: Tally, stop: float, rng: random.Random, pace: fl
         state, version = msg["d"], msg["v"]
         if sent_at is not None and before is not None and before.get("to_move") == made["seat"]:
             tally.moves.append(now - sent_at)
+            tally.move_ends.append(now)
+            tally.table_moves.append(now - sent_at)
             sent_at = None
         elif before is not None and before.get("to_move") not in (made["seat"], None):
             tally.bot_waits.append(now - since)
@@ -259,6 +311,7 @@ async def solitaire_player(base: str, ws_base: str, tally: Tally, stop: float,
                     if reply is None or reply["t"] != "state":
                         continue
                     tally.moves.append(time.monotonic() - t0)
+                    tally.move_ends.append(time.monotonic())
                     state, version = reply["d"], reply["v"]
                     acked += 1
                     tally.acked[match_id] = (token, acked)

@@ -10,13 +10,21 @@ from __future__ import annotations
 
 import itertools
 from datetime import date, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import create_engine, select, update
+import pytest
+from sqlalchemy import create_engine, event, insert, select, update
 from tests.server.live import Client, LiveServer
 
-from spillebord.server.infra.storage.models import daily_attempts, daily_deals
+from spillebord.server.daily.service import Daily
+from spillebord.server.daily.storage import DailyRepo
+from spillebord.server.errors import Refusal
+from spillebord.server.infra.storage.engine import make_engine
+from spillebord.server.infra.storage.migrate import upgrade
+from spillebord.server.infra.storage.models import daily_attempts, daily_deals, matches, players
+from spillebord.server.infra.storage.repo import now
 
 GAME = "posthus"
 PASSWORD = "Blåbær-Kage 7 af tårnet"
@@ -175,3 +183,40 @@ async def test_other_players_attempts_open_when_the_day_is_over(
             assert [p["match_id"] for p in past["players"]] == [made["match_id"]]
     finally:
         await me.aclose()
+
+
+async def test_whether_a_match_is_a_ranked_attempt_is_read_once(tmp_path: Path) -> None:
+    """Every hint, verdict and undo asks whether its match is a ranked attempt; a match
+    that is none never becomes one, so that is read from the database once (issue 29: a
+    seat flooding hints cost a read on a thread each time); a ranked attempt's day is
+    read each time.  Fails before: a read per question."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'ranked.db'}")
+    upgrade(engine)
+    when = now()
+    with engine.begin() as conn:
+        conn.execute(insert(players).values(id="p1", created=when))
+        for match in ("ranked", "free"):
+            conn.execute(insert(matches).values(
+                id=match, game=GAME, flags={}, seats=1, deal=7, status="running",
+                created=when))
+        conn.execute(insert(daily_attempts).values(
+            game=GAME, day="2026-12-05", player_id="p1", match_id="ranked", created=when))
+    reads: list[str] = []
+    event.listen(engine, "before_cursor_execute",
+                 lambda _c, _cur, sql, *_a: reads.append(sql))
+
+    def unused(*_args: Any) -> Any:
+        raise AssertionError("not asked")
+
+    daily = Daily(DailyRepo(engine), unused, unused, unused, unused)
+    try:
+        for _ in range(5):
+            assert await daily.ranked_day("ranked") == "2026-12-05"
+            assert await daily.ranked_day("free") is None
+            with pytest.raises(Refusal) as refused:
+                await daily.refuse_help("ranked")
+            assert refused.value.code == "daily_no_help"
+            await daily.refuse_help("free")
+        assert len(reads) == 1 + 10, reads  # "free" once; "ranked" every time
+    finally:
+        engine.dispose()

@@ -7,10 +7,14 @@ are refused with ``busy`` at once."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import os
 import random
 import statistics
 import time
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -18,7 +22,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from tests.server.live import Client, LiveServer, create, settings_for
 
-from spillebord.server.infra.fair_queue import SEAT_QUEUE
+from spillebord.server.infra.fair_queue import LOW_NICE, SEAT_QUEUE, low_worker
 
 GAME = "kugler"
 SLOW = {"bot": "ismcts", "options": {"seconds": 1.0, "iterations": 100000}}
@@ -203,3 +207,25 @@ async def test_a_seat_flooding_hints_asks_in_the_low_lane(live: LiveServer) -> N
         await asyncio.wait(flooding, timeout=10)
         for sock in [*socks, victim]:
             await sock.close()
+
+
+def test_a_low_lane_worker_can_spend_a_scheduling_group_of_its_own(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A low-lane worker is nicer than the server; with ``SPILLEBORD_LOW_LANE=group``,
+    where Linux groups the CPU by session (autogroup), it is also in a session of its
+    own whose group is as nice: a busy low lane then spends its own group's share, not
+    the server's (issue 29's soak).  Fails before: the worker was in the server's
+    session and group."""
+    monkeypatch.setenv("SPILLEBORD_LOW_LANE", "group")
+    group = Path("/proc/self/autogroup")
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=spawn, initializer=low_worker,
+                             initargs=(os.getpid(),)) as pool:
+        sid = pool.submit(os.getsid, 0).result(120)
+        nice = pool.submit(os.getpriority, os.PRIO_PROCESS, 0).result(120)
+        its_group = pool.submit(group.read_text).result(120) if group.exists() else ""
+    assert nice == min(19, os.getpriority(os.PRIO_PROCESS, 0) + LOW_NICE)
+    assert sid != os.getsid(0)
+    if group.exists():
+        assert its_group.split()[0] != group.read_text().split()[0], its_group
+        assert its_group.split()[-1] == str(LOW_NICE), its_group

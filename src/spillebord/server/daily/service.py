@@ -58,6 +58,7 @@ log = logging.getLogger(__name__)
 SOLVE_SECONDS = 5.0
 AHEAD = 7  # days after today whose deal is chosen and committed to ahead
 CHOOSE_EVERY = 3600.0  # seconds between the background looks for days to choose
+KNOWN_MATCHES = 10_000  # matches known to be no ranked attempt, kept in memory
 RETRY_SECONDS = 60.0  # after a failed look, the next one comes this soon
 
 
@@ -137,6 +138,7 @@ class Daily:
         self._secret: str | None = None
         self._choosing: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._ahead: asyncio.Task[None] | None = None
+        self._not_ranked: set[str] = set()  # matches known to be no ranked attempt
 
     def start(self) -> None:
         """Choose today's and the next ``AHEAD`` days' deals in the background now (the
@@ -264,8 +266,20 @@ class Daily:
                 "streak": streak_days or 0}
 
     async def ranked_day(self, match_id: str) -> str | None:
-        """The day whose ranked attempt this match is, or None."""
-        return await asyncio.to_thread(self.repo.attempt_day, match_id)
+        """The day whose ranked attempt this match is, or None.  Asked on every hint,
+        verdict and undo, so a match found to be *no* ranked attempt is remembered
+        (``KNOWN_MATCHES`` of them): that never changes — a match becomes a ranked
+        attempt only in ``play``, before its id and token are given to anyone — and a
+        player asking again and again (a hint flood: issue 29) then costs no database
+        read and no thread each time.  A ranked attempt's day is read each time."""
+        if match_id in self._not_ranked:
+            return None
+        day = await asyncio.to_thread(self.repo.attempt_day, match_id)
+        if day is None:
+            if len(self._not_ranked) >= KNOWN_MATCHES:
+                self._not_ranked.clear()
+            self._not_ranked.add(match_id)
+        return day
 
     async def refuse_help(self, match_id: str) -> None:
         """No hint and no verdict in a ranked attempt."""

@@ -23,7 +23,8 @@ flow's backlog.
   then must not look heavy because everyone's calls run slower.  A flood thus runs
   beside the others' questions, at the low lane's priority, instead of in front of them.
 
-The low lane's worker processes run at ``nice`` +``LOW_NICE``; ``SPILLEBORD_LOW_LANE=idle``
+The low lane's worker processes run at ``nice`` +``LOW_NICE``; ``SPILLEBORD_LOW_LANE=group``
+puts each in a session and scheduling group of its own too (``_own_group``), ``idle``
 puts them in Linux's idle scheduling class too (``SCHED_IDLE``: only when a core has
 nothing else to run — fairer to the others, but on a machine that is never idle the
 bots-only rooms then never move; the full test run showed it) (docs/deploy.md "Limits").
@@ -55,13 +56,35 @@ FLOOD_SECONDS = 60.0  # a player refused ``busy`` asks in the low lane this long
 
 
 def low_worker(parent: int) -> None:
-    """Initializer of a low-lane worker process: the idle scheduling class (or a lower
-    CPU priority), and ending with the server (orphans.py)."""
+    """Initializer of a low-lane worker process: a lower CPU priority (``idle``: and the
+    idle scheduling class; ``group``: in a scheduling group of its own), and ending with
+    the server (orphans.py)."""
     die_with(parent)  # first: its watching thread keeps the ordinary priority
+    how = os.environ.get("SPILLEBORD_LOW_LANE", "nice")
+    if how == "group":
+        _own_group()
     os.nice(LOW_NICE)  # (Linux: this thread, which runs the calls)
-    if os.environ.get("SPILLEBORD_LOW_LANE", "nice") == "idle":
+    if how == "idle":
         with contextlib.suppress(AttributeError, OSError):  # Linux only
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
+def _own_group() -> None:
+    """``SPILLEBORD_LOW_LANE=group``.  Linux's autogroup scheduling
+    (``/proc/sys/kernel/sched_autogroup_enabled``; it applies where the server is not in
+    a cgroup of its own, e.g. started from a shell, not a systemd unit) shares the CPUs
+    equally between *sessions* first and by ``nice`` only within one: in the server's
+    session a busy low-lane worker, however nice, spends the session's share, and on a
+    machine with other busy sessions the event loop then waits for a CPU behind them
+    (issue 29's soak, docs/benchmarks.md).  Here the worker starts a session of its own
+    and sets that group's nice to ``LOW_NICE``: its CPU comes from a group of its own,
+    lower than the server's — and lower than every other busy session's, so on a shared
+    busy machine the low lane crawls (a first low-lane hint waited > 30 s for its
+    worker's start at load 10-15: why it is not the default)."""
+    with contextlib.suppress(OSError):
+        os.setsid()
+        with open("/proc/self/autogroup", "w") as group:
+            group.write(str(LOW_NICE))
 
 
 def timed(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
