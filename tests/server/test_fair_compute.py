@@ -22,6 +22,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from tests.server.live import Client, LiveServer, create, settings_for
 
+from spillebord.server.infra.compute import Compute
 from spillebord.server.infra.fair_queue import LOW_NICE, SEAT_QUEUE, low_worker
 
 GAME = "kugler"
@@ -229,3 +230,20 @@ def test_a_low_lane_worker_can_spend_a_scheduling_group_of_its_own(
     if group.exists():
         assert its_group.split()[0] != group.read_text().split()[0], its_group
         assert its_group.split()[-1] == str(LOW_NICE), its_group
+
+
+async def test_the_two_low_lanes_share_one_worker_process() -> None:
+    """Bots-only rooms' bots and lowered players' questions run in one low-priority
+    process, so low work holds at most one core and a 2-core machine always keeps one
+    for the event loop and the normal lanes (issue 29's soak: with a process per low
+    lane both cores ran low work at once).  Fails before: two low processes."""
+    compute = Compute()
+    try:
+        async def pid(pool: str, low: bool) -> int:
+            return await compute.queued(pool, f"{pool}-{low}", os.getpid, low=low)
+        bots_low, solver_low = await asyncio.gather(pid("bots", True), pid("solver", True))
+        bots, solver = await asyncio.gather(pid("bots", False), pid("solver", False))
+    finally:
+        compute.close()
+    assert bots_low == solver_low
+    assert len({bots_low, bots, solver, os.getpid()}) == 4
