@@ -125,6 +125,11 @@ def settings_for(db_path: str, **overrides: Any) -> Settings:
                             # every test client is 127.0.0.1: quotas only where tested
                             # (test_quotas.py)
                             "limits": Limits.off(),
+                            # Argon2 at 8 MiB: a hash costs ≈ 5 ms of CPU instead of ≈ 65
+                            # (every server hashes once at start, every sign-up and
+                            # sign-in once); test_accounts.py and test_signup_flood.py
+                            # run with the production settings
+                            "argon2_memory_kib": 8192,
                             # daily deals are chosen when first asked for (a solver
                             # process and ~4 s CPU a server saved; test_daily_ahead.py
                             # covers the choosing at start)
