@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import need_game, shot, start_solitaire, state, version, wait_after
+from .helpers import event, need_game, shot, start_solitaire, state, version, wait_after
 
 pytestmark = pytest.mark.browser
 
@@ -171,7 +171,7 @@ def test_studenter_auto_move_and_auto_finish(contexts: Any, server: str) -> None
     wait_after(page, v)
     page.wait_for_timeout(1000)
     assert version(page) == v + 1, "the undone move was played again after a refusal"
-    assert state(page)["events"][-1]["kind"] == "undo"
+    assert event(page, v + 1)["kind"] == "undo"
     auto.uncheck()
 
     line = list(solve(games.load("studenter").new(deal=1), seconds=10).line)
