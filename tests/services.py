@@ -272,7 +272,15 @@ def worker_env(db_url: str, redis_url: str | None, **extra: str) -> dict[str, st
            # ``spillebord db upgrade`` first, docs/deploy.md)
            "SPILLEBORD_MIGRATE": "1",
            "SPILLEBORD_SOLVER_POOL": "thread", "SPILLEBORD_RATE": "100000",
-           "SPILLEBORD_LIMITS": "off"}
+           "SPILLEBORD_LIMITS": "off",
+           # What a worker does at start for speed later costs the tests' many short-
+           # lived workers CPU they never use back (issue 30, session 11): no warmed bot
+           # process and solver kernels (≈ 4 s CPU a worker start; the first bot move
+           # spawns the process; the warm-up is the subject of tests/server/
+           # test_warmup.py and the drill, which ask for it with SPILLEBORD_WARM="1",
+           # and test_serve.py), and no daily deals chosen ahead (16 solver searches on
+           # every fresh database; no services test asks for a daily deal)
+           "SPILLEBORD_WARM": "0", "SPILLEBORD_DAILY_AHEAD": "0"}
     if redis_url:
         env["SPILLEBORD_REDIS"] = redis_url
     env.update(extra)

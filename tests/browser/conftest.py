@@ -33,7 +33,13 @@ SERVER_ENV = {"PYTHONUNBUFFERED": "1", "SPILLEBORD_LIMITS": "off",  # one addres
               "SPILLEBORD_BOT_DELAY": "0.05",
               "SPILLEBORD_VERDICT_SECONDS": "0.5", "SPILLEBORD_HINT_SECONDS": "3",
               # a turn timer that runs out within a test (the page offers 30 s and up)
-              "SPILLEBORD_MIN_TURN": "3"}
+              "SPILLEBORD_MIN_TURN": "3",
+              # no warmed bot and solver processes and no daily deals chosen ahead at
+              # start (issue 30, session 11: seconds of CPU a server that most tests
+              # never use; the first bot move or hint starts its process, a daily deal
+              # is chosen when first asked for; test_daily.py chooses ahead as
+              # production does)
+              "SPILLEBORD_WARM": "0", "SPILLEBORD_DAILY_AHEAD": "0"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -44,7 +44,9 @@ async def test_operator_drill(redis_server: Redis, nginx_binary: str,
     url = pg.url()
     db_upgrade(url)
     n1 = release_env(next_release(tmp_path))
-    env = worker_env(url, redis.url, SPILLEBORD_MIGRATE="", SPILLEBORD_LEASE_SECONDS="2")
+    # warmed as in production: step 4 watches the restarted worker say "warming"
+    env = worker_env(url, redis.url, SPILLEBORD_MIGRATE="", SPILLEBORD_LEASE_SECONDS="2",
+                     SPILLEBORD_WARM="1")
     workers = [Worker(free_port(), env) for _ in range(2)]
     engine = create_engine(url, pool_pre_ping=True)
     log: list[str] = []

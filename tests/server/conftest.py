@@ -1,12 +1,22 @@
 """Fixtures for the server tests: a real uvicorn server on a free loopback port with a
-temporary SQLite file (one per test module; restart tests start their own)."""
+temporary SQLite file (one per test module; restart tests start their own); their bot
+and solver worker processes shared for the session."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
-from tests.server.live import LiveServer, settings_for
+from tests.server.live import SHARED, LiveServer, settings_for
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_compute() -> Iterator[None]:
+    """The servers of this test process share their compute worker processes
+    (tests/server/live.py, SharedPools); they end with the session."""
+    SHARED.on = True
+    yield
+    SHARED.close()
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,7 @@ import asyncio
 import json
 import threading
 import time
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,17 +17,63 @@ import websockets
 from tests.services import OnLoopback, free_port
 
 from spillebord.server.app import create_app
+from spillebord.server.infra.compute import Compute
 from spillebord.server.infra.quotas import Limits
 from spillebord.server.infra.settings import Settings
 
 
-class LiveServer(OnLoopback):
-    """uvicorn serving ``create_app(settings)`` in a background thread."""
+class SharedPools:
+    """The bot and solver worker processes of every LiveServer in this test process.
 
-    def __init__(self, settings: Settings) -> None:
+    A compute worker process costs ≈ 2–3 s of CPU before its first answer (a spawned
+    Python importing the games, bots and solvers and loading their compiled kernels), and
+    a server tier of ~90 servers started ~100 of them (issue 30, session 11).  While
+    ``on`` (tests/server/conftest.py, for the whole session), each server's Compute makes
+    a pool as the product does — the same executor, initializer and lane — the first
+    time any server needs it, and every later server uses that one; the server's own
+    shutdown leaves it running, ``close()`` ends them at the session's end.  What runs
+    in them is a pure function of its arguments (a game record in, an action or a
+    verdict out), so a server cannot tell.  A test of the processes themselves starts
+    its server with ``own_compute=True``."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.pools: dict[str, Executor] = {}
+
+    def share(self, compute: Compute) -> None:
+        make = compute._pool
+
+        def pool(kind: str, name: str) -> Executor:
+            if kind != "process":
+                return make(kind, name)
+            shared = self.pools.get(name)
+            if shared is None or getattr(shared, "_broken", False):
+                shared = self.pools[name] = make(kind, name)
+                del compute._process[name]  # not this server's to stop
+            return shared
+
+        compute._pool = pool  # type: ignore[method-assign]
+
+    def close(self) -> None:
+        for pool in self.pools.values():
+            pool.shutdown(wait=True, cancel_futures=True)
+        self.pools.clear()
+        self.on = False
+
+
+SHARED = SharedPools()
+
+
+class LiveServer(OnLoopback):
+    """uvicorn serving ``create_app(settings)`` in a background thread (its compute
+    processes shared with the other servers of the test process: :class:`SharedPools`)."""
+
+    def __init__(self, settings: Settings, own_compute: bool = False) -> None:
         self.settings = settings
         self.port = free_port()
         self.app = create_app(settings)
+        if SHARED.on and not own_compute and not settings.warm_workers:
+            SHARED.share(self.app.state.services.compute)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
                                 log_level="warning", lifespan="on", ws_ping_interval=None,
                                 proxy_headers=False)
@@ -78,6 +125,11 @@ def settings_for(db_path: str, **overrides: Any) -> Settings:
                             # every test client is 127.0.0.1: quotas only where tested
                             # (test_quotas.py)
                             "limits": Limits.off(),
+                            # Argon2 at 8 MiB: a hash costs ≈ 5 ms of CPU instead of ≈ 65
+                            # (every server hashes once at start, every sign-up and
+                            # sign-in once); test_accounts.py and test_signup_flood.py
+                            # run with the production settings
+                            "argon2_memory_kib": 8192,
                             # daily deals are chosen when first asked for (a solver
                             # process and ~4 s CPU a server saved; test_daily_ahead.py
                             # covers the choosing at start)

@@ -19,6 +19,7 @@ from sqlalchemy import create_engine, update
 from tests.server.live import Client, LiveServer, settings_for
 
 from spillebord import games
+from spillebord.server.infra.settings import Settings
 from spillebord.server.infra.storage.models import auth_sessions
 
 SOLO = next(k for k in games.keys() if games.load(k).is_solitaire)  # noqa: SIM118
@@ -32,7 +33,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("db") / "people.db"
     # The first wait (4 s) is longer than a failed try takes on a loaded machine (Argon2
     # and the request): with 1 s the next quick try could already be past it, a 401.
-    live = LiveServer(settings_for(str(db), signin_delay=4.0, signin_free=5)).start()
+    live = LiveServer(settings_for(str(db), signin_delay=4.0, signin_free=5,
+                                   argon2_memory_kib=Settings().argon2_memory_kib)).start()
     yield live
     live.stop()
 

@@ -32,7 +32,9 @@ SLOW = {"bot": "ismcts", "options": {"seconds": 1.0, "iterations": 100000}}
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("fair") / "fair.db"
-    server = LiveServer(settings_for(str(db), hint_seconds=1.0)).start()
+    # its own worker processes: the lanes' waits are the subject (no other module's
+    # leftover call in front)
+    server = LiveServer(settings_for(str(db), hint_seconds=1.0), own_compute=True).start()
     yield server
     server.stop()
 

@@ -47,6 +47,8 @@ def test_no_token_or_invite_code_in_the_logs(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     env = {**os.environ, "SPILLEBORD_DB": f"sqlite:///{tmp_path / 'l.db'}",
            "SPILLEBORD_BOT_DELAY": "0", "SPILLEBORD_WARM": "0",
+           # (test_json_logs.py starts with the daily deals chosen ahead, as production)
+           "SPILLEBORD_DAILY_AHEAD": "0",
            "SPILLEBORD_SOLVER_POOL": "thread", "SPILLEBORD_BOT_POOL": "thread"}
     with log.open("wb") as out:
         proc = subprocess.Popen(

@@ -17,12 +17,13 @@ from tests.services import wait_warm
 
 
 def start_serve(port: int, db: Path) -> subprocess.Popen[bytes]:
-    """``spillebord serve`` (its compute workers start on first use)."""
+    """``spillebord serve`` (its compute workers start on first use; no daily deals
+    chosen ahead: their solver searches are CPU these tests never use)."""
     exe = Path(sys.executable).with_name("spillebord")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "spillebord.cli.main"]
     proc = subprocess.Popen([*cmd, "serve", "--port", str(port), "--db", f"sqlite:///{db}"],
                             env={**os.environ, "SPILLEBORD_BOT_DELAY": "0",
-                                 "SPILLEBORD_WARM": "0"},
+                                 "SPILLEBORD_WARM": "0", "SPILLEBORD_DAILY_AHEAD": "0"},
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     # a busy machine starts slowly; past the warm-up (before it the API answers 503)
     wait_warm(port, 120, proc)

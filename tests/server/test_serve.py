@@ -29,11 +29,19 @@ def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     assert (s.db_url, s.bot_delay, s.ws_echo) == ("sqlite:////tmp/x.db", 0.25, True)
 
 
-def start_serve(port: int, db: Path) -> subprocess.Popen[bytes]:
+# A served process without its start-up's work for later (the warmed bot and solver
+# processes, the coming days' daily deals): seconds of CPU a start that the tests of
+# durability and frames never use (issue 30, session 11).  test_serve_command starts
+# with the defaults, as an operator's ``spillebord serve`` does.
+LEAN = {"SPILLEBORD_WARM": "0", "SPILLEBORD_DAILY_AHEAD": "0"}
+
+
+def start_serve(port: int, db: Path, env: dict[str, str] | None = None
+                ) -> subprocess.Popen[bytes]:
     exe = Path(sys.executable).with_name("spillebord")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "spillebord.cli.main"]
     proc = subprocess.Popen([*cmd, "serve", "--port", str(port), "--db", f"sqlite:///{db}"],
-                            env={**os.environ, "SPILLEBORD_BOT_DELAY": "0"},
+                            env={**os.environ, "SPILLEBORD_BOT_DELAY": "0", **(env or {})},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     # Generous for a loaded machine; a server that does not come up is killed, never left.
     deadline = time.monotonic() + 90
@@ -80,7 +88,7 @@ async def test_sigkill_loses_nothing_acknowledged(tmp_path: Path) -> None:
     key = games.keys()[0]
     db = tmp_path / "killed.db"
     port = free_port()
-    proc = start_serve(port, db)
+    proc = start_serve(port, db, LEAN)
     base = f"http://127.0.0.1:{port}"
     try:
         made = await create(base, game=key,
@@ -100,7 +108,7 @@ async def test_sigkill_loses_nothing_acknowledged(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    proc = start_serve(port, db)
+    proc = start_serve(port, db, LEAN)
     try:
         info = httpx.get(f"{base}/api/matches/{made['match_id']}").json()
         assert info["status"] in ("running", "finished") and info["version"] >= acked
@@ -140,7 +148,7 @@ async def test_serve_answers_big_frames_with_too_large(tmp_path: Path) -> None:
     """Issue 16: ``serve`` cut frames over 64 KiB off with close code 1009 and no
     message; every frame up to 1 MiB is now answered ``too_large`` on an open socket."""
     port = free_port()
-    proc = start_serve(port, tmp_path / "frames.db")
+    proc = start_serve(port, tmp_path / "frames.db", LEAN)
     try:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
             made = (await http.post("/api/matches", json={"game": "posthus"})).json()

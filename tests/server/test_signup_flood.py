@@ -12,6 +12,7 @@ import httpx
 import pytest
 from tests.server.live import LiveServer, settings_for
 
+from spillebord.server.infra.settings import Settings
 from spillebord.server.people.passwords import HASH_QUEUE
 
 PASSWORD = "Blåbær-Kage 7 af tårnet"
@@ -21,7 +22,8 @@ _n = itertools.count(1)
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("flood") / "flood.db"
-    server = LiveServer(settings_for(str(db))).start()  # the production Argon2 settings
+    server = LiveServer(settings_for(  # the production Argon2 settings
+        str(db), argon2_memory_kib=Settings().argon2_memory_kib)).start()
     yield server
     server.stop()
 

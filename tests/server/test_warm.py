@@ -17,7 +17,10 @@ from spillebord.server.infra.settings import Settings
 
 async def main() -> None:
     assert not kernel.legal.signatures, "the kernel ran before the services started"
-    hub = Services(Settings(db_url="sqlite:///" + sys.argv[1]))
+    # the rules kernels are the subject: no bot and solver processes warmed, no daily
+    # deals chosen (their CPU was most of this test's 20 s; test_warmup.py covers them)
+    hub = Services(Settings(db_url="sqlite:///" + sys.argv[1], warm_workers=False,
+                            daily_ahead=False))
     await hub.start()
     try:
         assert hub.warmup.task is not None

@@ -34,7 +34,8 @@ FIRST_MOVE_SECONDS = 30.0
 
 async def test_warming_then_ready_then_a_quick_first_bot_move(tmp_path: Path) -> None:
     env = worker_env(f"sqlite:///{tmp_path / 'w.db'}", None,
-                     SPILLEBORD_SOLVER_POOL="process", SPILLEBORD_BOT_DELAY="0.6")
+                     SPILLEBORD_SOLVER_POOL="process", SPILLEBORD_BOT_DELAY="0.6",
+                     SPILLEBORD_WARM="1")  # the production default (the tests' is "0")
     w = Worker(free_port(), env).start(warm=False)
     try:
         seen: list[str] = []

@@ -69,6 +69,11 @@ export function createRenderer(root, ctx) {
   const autoFinish = setting("spillebord.st.autofinish", t("studenter.auto_finish"), true);
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let autoTimer;
+  // Whether the newest event this page was told of is an undo.  Only a state with new
+  // events changes it: a redraw without any (after a refusal — e.g. an auto-move sent
+  // just as the player pressed undo, refused as stale — or when names or the language
+  // arrive) must not take the undo for a fresh position and play the undone card again.
+  let afterUndo = false;
   bottom.append(helpers, stockWaste);
   root.append(top, rowBox, bottom, tools, corner);
   /** @type {State} the latest state: update() sets it before anything is drawn */
@@ -127,8 +132,7 @@ export function createRenderer(root, ctx) {
   function planAuto() {
     clearTimeout(autoTimer);
     const v = state.view;
-    const last = state.events.at(-1);
-    if (!state.legal.length || (last && last.kind === "undo") || ctx.lesson) return;
+    if (!state.legal.length || afterUndo || ctx.lesson) return;
     const finishing = autoFinish.checked && v.stock_size === 0 && v.waste.length === 0;
     if (!autoMove.checked && !finishing) return;
     const up = distinctMoves().find((a) => /^(row|waste|h\d)>f\d$/.test(a));
@@ -294,6 +298,8 @@ export function createRenderer(root, ctx) {
   return {
     update(next) {
       state = next;
+      const newest = next.events.at(-1);
+      if (newest) afterUndo = newest.kind === "undo";
       draw();
       planAuto();
     },
