@@ -58,8 +58,11 @@ async def test_warming_then_ready_then_a_quick_first_bot_move(tmp_path: Path) ->
             assert body["status"] == "ready" and body["checks"]["warm"] is True
             assert "warming" not in body
             ready_at = time.monotonic()
+            # A newcomer's game: a human seat (the normal lane, which the warm-up
+            # started; bots-only rooms think in the low lane, started when first used).
             made = await post(w.http, "/api/matches",
-                              {"game": "kugler", "seats": [{"level": 2}] * 4})
+                              {"game": "kugler", "seats": [{"level": 2}, "human",
+                                                           {"level": 2}, {"level": 2}]})
             c = await opened(w.ws, made["match_id"])
             await c.until(lambda s: c.version >= 1, timeout=30)
             first = time.monotonic() - ready_at
