@@ -2,9 +2,10 @@
 bots-only rooms made another room's bot wait 72 s; one seat asking hints on 12 sockets
 made everyone's hints take 5-8 s).  docs/server.md "Fair compute".
 
-Each pool (bots, solver) has two lanes, each one worker process: **normal** and **low**
-(the low worker lowers its own CPU priority by ``LOW_NICE``, so under load the
-operating system runs the normal lane first).  Every call names its *flow* — who it
+Each pool (bots, solver) has two lanes: **normal**, a worker process of its own, and
+**low**; the two pools' low lanes share one worker process (infra/compute.py), so
+low-priority work holds at most one core, and it lowers its own CPU priority by
+``LOW_NICE``, so under load the operating system runs the normal lanes first.  Every call names its *flow* — who it
 is for — and each lane serves its flows in turn, one call per flow at a time
 (round-robin), so a call waits for at most one call of each other flow, never behind a
 flow's backlog.
