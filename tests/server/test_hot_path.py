@@ -155,6 +155,41 @@ async def test_event_rows_commit_on_the_loop_and_wait_for_no_other_writer(
     assert seqs == [1, 2, 3]
 
 
+async def test_the_writer_thread_waits_for_sqlites_lock_itself(tmp_path: Path) -> None:
+    """The writer thread's connection has SQLite's busy timeout 0 and waits for the
+    write lock in its own loop (looking every 0.5-5 ms), not in SQLite's busy handler,
+    which sleeps up to 100 ms between looks: a move that met another connection's write
+    waited that long after the lock was free (issue 29's soak).  The batch is still
+    committed, once, after a lock held for 0.3 s.  Fails before: busy timeout 30000."""
+    path = tmp_path / "w.db"
+    engine = make_engine(f"sqlite:///{path}")
+    upgrade(engine)
+    with engine.begin() as conn:
+        conn.execute(insert(matches).values(id="m", game="posthus", flags={}, seats=1,
+                                            deal=1, status="running", created=now()))
+    writer = GroupWriter(engine)
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        done = asyncio.ensure_future(
+            writer.write([Repository.event_row("m", EventRow(1, "act", "8H c2", 0))]))
+        await asyncio.sleep(0.3)
+        assert not done.done()
+        other.execute("COMMIT")
+        await asyncio.wait_for(done, 30)
+        conn = writer._conn  # the writer thread's own connection
+        assert conn is not None
+        timeout = conn.connection.driver_connection.execute("PRAGMA busy_timeout")
+        assert timeout.fetchone()[0] == 0
+    finally:
+        other.close()
+        await asyncio.to_thread(writer.close)
+    with engine.connect() as c:
+        seqs = c.exec_driver_sql("SELECT seq FROM actions").scalars().all()
+    engine.dispose()
+    assert seqs == [1]
+
+
 async def test_driver_level_insert_stores_what_core_stores(tmp_path: Path) -> None:
     engine = make_engine(f"sqlite:///{tmp_path / 'w.db'}")
     upgrade(engine)

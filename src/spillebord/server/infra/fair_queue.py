@@ -5,10 +5,10 @@ made everyone's hints take 5-8 s).  docs/server.md "Fair compute".
 Each pool (bots, solver) has two lanes: **normal**, a worker process of its own, and
 **low**; the two pools' low lanes share one worker process (infra/compute.py), so
 low-priority work holds at most one core, and it lowers its own CPU priority by
-``LOW_NICE``, so under load the operating system runs the normal lanes first.  Every call names its *flow* — who it
-is for — and each lane serves its flows in turn, one call per flow at a time
-(round-robin), so a call waits for at most one call of each other flow, never behind a
-flow's backlog.
+``LOW_NICE``, so under load the operating system runs the normal lanes first.
+Every call names its *flow* — who it is for — and each lane serves its flows in turn,
+one call per flow at a time (round-robin), so a call waits for at most one call of each
+other flow, never behind a flow's backlog.
 
 - **Bots:** a room with a human seat is its own flow in the normal lane; a bots-only room
   goes to the low lane, and all bots-only rooms of one creator are *one* flow (a

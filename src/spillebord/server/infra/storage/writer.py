@@ -9,6 +9,12 @@ arrive while a commit runs share the next transaction, which keeps the commit ra
 the action rate, the limit of a SQLite file.  A batch that fails is retried request by
 request so one bad request cannot fail the others.
 
+On a SQLite file the writer thread waits for the write lock itself (``_SqliteWait``),
+looking every 0.5–5 ms: SQLite's own busy wait sleeps 1, 2, 5, 10, 15, 20, 25… ms between
+looks, so a batch that met another connection's write (a match being created, a sign-up)
+waited tens of milliseconds after the lock was free — every player's move then waited
+with it (issue 29's soak: move p99 4 → 80 ms with the abusers).
+
 On PostgreSQL a batch of event rows is ONE statement and one network round trip
 (``_PgRows``): an ``INSERT`` of all its rows in autocommit (a single statement is its
 own transaction) — no ``BEGIN`` / ``COMMIT`` trips and no per-row ``executemany``
@@ -27,6 +33,7 @@ import json
 import logging
 import operator
 import queue
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -35,6 +42,7 @@ from typing import Any
 
 from sqlalchemy import insert
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import OperationalError
 
 from spillebord.server.infra.storage.health import StoreUnavailable, WriteHealth
 from spillebord.server.infra.storage.models import actions, owners
@@ -62,6 +70,7 @@ class GroupWriter:
         self._pg = _PgRows.for_engine(engine)
         self._insert = None if self._pg is not None else _RowInserter.for_engine(engine)
         self._inline = _Inline.for_engine(engine, self._insert)
+        self._sqlite = engine.dialect.name == "sqlite"
         self._in_thread = 0  # hand-overs queued for the thread, not yet committed
         # Items are lists of requests: the event loop hands over everything submitted
         # in one loop iteration with a single put (one wake-up of this thread, not one
@@ -178,6 +187,9 @@ class GroupWriter:
         # One connection for the writer's lifetime: no pool check-out per batch.
         if self._conn is None or self._conn.closed or self._conn.invalidated:
             self._conn = self.engine.connect()
+            if self._sqlite:  # this thread waits for the write lock itself (_SqliteWait)
+                driver: Any = self._conn.connection.driver_connection
+                driver.execute("PRAGMA busy_timeout = 0")
         return self._conn
 
     def _commit(self, batch: list[_Request]) -> None:
@@ -192,7 +204,10 @@ class GroupWriter:
             else:
                 if self.fence is not None:
                     raise RuntimeError("the lease fence needs PostgreSQL")
-                self._commit_other(conn, batch)
+                if self._sqlite:
+                    _SqliteWait().run(lambda: self._commit_other(conn, batch))
+                else:
+                    self._commit_other(conn, batch)
         except Exception as exc:
             self._drop_connection()
             batch = batch + lost
@@ -236,6 +251,38 @@ class GroupWriter:
             except Exception:  # already broken
                 log.debug("closing the writer connection failed", exc_info=True)
             self._conn = None
+
+
+class _SqliteWait:
+    """Run a transaction again while SQLite says another connection holds the write
+    lock ("database is locked"), looking every ``FIRST`` seconds, then less often up to
+    every ``MOST``, for at most ``LIMIT`` seconds (then the error stands).  The writer's
+    connection has ``busy_timeout`` 0, so the waiting is here, not in SQLite's busy
+    handler (whose sleeps grow to 25 ms within 100 ms and to 100 ms later)."""
+
+    FIRST = 0.0005
+    MOST = 0.005
+    LIMIT = 30.0  # as the engine's busy timeout (engine.py)
+
+    def run(self, transaction: Callable[[], None]) -> None:
+        deadline = time.monotonic() + self.LIMIT
+        pause = self.FIRST
+        while True:
+            try:
+                transaction()
+                return
+            except OperationalError as exc:
+                if not _locked(exc) or time.monotonic() > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(self.MOST, pause * 1.25)
+
+
+def _locked(exc: OperationalError) -> bool:
+    """Whether ``exc`` is SQLite's "another connection writes" (SQLITE_BUSY)."""
+    orig = exc.orig
+    return isinstance(orig, sqlite3.OperationalError) and (
+        "locked" in str(orig) or "busy" in str(orig))
 
 
 def _run_ops(conn: Connection, batch: list[_Request]) -> None:
