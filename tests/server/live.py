@@ -17,7 +17,7 @@ import websockets
 from tests.services import OnLoopback, free_port
 
 from spillebord.server.app import create_app
-from spillebord.server.infra.compute import Compute
+from spillebord.server.infra.compute import Compute, process_of
 from spillebord.server.infra.quotas import Limits
 from spillebord.server.infra.settings import Settings
 
@@ -46,10 +46,11 @@ class SharedPools:
         def pool(kind: str, name: str) -> Executor:
             if kind != "process":
                 return make(kind, name)
-            shared = self.pools.get(name)
+            process = process_of(name)  # (the two low lanes share one)
+            shared = self.pools.get(process)
             if shared is None or getattr(shared, "_broken", False):
-                shared = self.pools[name] = make(kind, name)
-                del compute._process[name]  # not this server's to stop
+                shared = self.pools[process] = make(kind, name)
+                del compute._process[process]  # not this server's to stop
             return shared
 
         compute._pool = pool  # type: ignore[method-assign]

@@ -145,7 +145,15 @@ def bot_choose(record_json: str, seat: int, bot: str, options: dict[str, Any],
     return str(player.choose(obs))
 
 
-LOW_PROCESS = "lanes-low"  # the one worker process of both low lanes (``_pool``)
+LOW_PROCESS = "lanes-low"  # the one worker process of both low lanes (``process_of``)
+
+
+def process_of(lane: str) -> str:
+    """The worker process a lane's calls run in: its own, but the two low lanes (bots-only
+    rooms' bots, lowered players' questions) share one, so low-priority work holds at
+    most one core — on a 2-core machine one core is always left to the event loop and
+    the normal lanes."""
+    return LOW_PROCESS if lane.endswith("-low") else lane
 
 
 class Compute:
@@ -179,10 +187,7 @@ class Compute:
     def _pool(self, kind: str, name: str) -> Executor:
         if kind != "process":
             return self._threads
-        # The two low lanes (bots-only rooms' bots, lowered players' questions) share one
-        # worker process: low-priority work holds at most one core, so on a 2-core
-        # machine one core is always left to the event loop and the normal lanes.
-        name = LOW_PROCESS if name.endswith("-low") else name
+        name = process_of(name)
         pool = self._process.get(name)
         if pool is None:
             # spawn: never fork a process that runs an event loop and threads; the
