@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from alembic.config import Config
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 
 log = logging.getLogger(__name__)
 
@@ -38,9 +40,30 @@ def upgrade(engine: Engine) -> None:
                     ", ".join(sorted(database_heads(engine))))
         return
     cfg = alembic_config(engine.url.render_as_string(hide_password=False))
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+    for attempt in range(1, UPGRADE_TRIES + 1):
+        try:
+            with engine.begin() as conn:
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+            return
+        except OperationalError as exc:
+            if attempt == UPGRADE_TRIES or not _lock_conflict(exc):
+                raise
+            # PostgreSQL ended the migration's transaction (all of it: DDL is
+            # transactional there) to break a deadlock with the running workers' writes
+            # — an ALTER TABLE and a CREATE INDEX meeting a move's insert; try again.
+            log.warning("the migration met the running workers' locks (%s); trying "
+                        "again in %d s (%d of %d)", type(exc.orig).__name__, attempt,
+                        attempt + 1, UPGRADE_TRIES)
+            time.sleep(attempt)
+
+
+UPGRADE_TRIES = 3  # a migration that met a deadlock (upgrade) is tried this often
+
+
+def _lock_conflict(exc: OperationalError) -> bool:
+    """PostgreSQL's "deadlock detected" (40P01) or "lock not available" (55P03)."""
+    return getattr(exc.orig, "sqlstate", None) in ("40P01", "55P03")
 
 
 @functools.cache
