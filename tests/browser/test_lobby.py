@@ -43,6 +43,10 @@ def test_find_each_other_in_the_lobby(contexts: Any, server: str) -> None:
     form.locator("select[name='kind-1']").select_option("human")
     form.locator("select[name='kind-2']").select_option("human")
     form.locator(f"#{GAME}-public").check()
+    # A 2-minute turn timer, which no other test's table has: quick match below may
+    # only find this table (it seats a player at the oldest table that fits, and the
+    # browser tier's server keeps other tests' tables, in random order).
+    form.locator("select[name='turn']").select_option("120")
     form.locator("button[type='submit']").click()
     a.wait_for_url("**/play/**", timeout=30000)
     wait_ready(a)
@@ -76,6 +80,7 @@ def test_find_each_other_in_the_lobby(contexts: Any, server: str) -> None:
     assert phone_name in lobby_card(c, match_id).inner_text()
     c.select_option("#quick-game", GAME)
     c.select_option("#quick-seats", "3")
+    c.select_option("#quick-turn", "120")
     c.click("#quick-play")
     c.wait_for_url(f"**/play/{match_id}", timeout=30000)
     wait_ready(c)
