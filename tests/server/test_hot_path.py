@@ -94,12 +94,18 @@ async def test_nothing_is_applied_before_the_commit(hub: Services) -> None:
     assert seen == [0, 0] and session.version == 1
 
 
-async def test_writer_failure_runs_no_callback(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'w.db'}")
+def one_match_db(path: Path) -> Any:
+    """A migrated SQLite file at ``path`` holding one running match, ``m``."""
+    engine = make_engine(f"sqlite:///{path}")
     upgrade(engine)
     with engine.begin() as conn:
         conn.execute(insert(matches).values(id="m", game="posthus", flags={}, seats=1,
                                             deal=1, status="running", created=now()))
+    return engine
+
+
+async def test_writer_failure_runs_no_callback(tmp_path: Path) -> None:
+    engine = one_match_db(tmp_path / "w.db")
     writer = GroupWriter(engine)
     calls: list[int] = []
     try:
@@ -120,11 +126,7 @@ async def test_event_rows_commit_on_the_loop_and_wait_for_no_other_writer(
     thread instead, which waits for the lock — the loop is never held up, and the
     event is committed, in order, once the lock is free."""
     path = tmp_path / "w.db"
-    engine = make_engine(f"sqlite:///{path}")
-    upgrade(engine)
-    with engine.begin() as conn:
-        conn.execute(insert(matches).values(id="m", game="posthus", flags={}, seats=1,
-                                            deal=1, status="running", created=now()))
+    engine = one_match_db(path)
     writer = GroupWriter(engine)
     loop_thread = threading.get_ident()
     on_thread: list[bool] = []  # per committed batch: on the writer thread?
@@ -144,6 +146,11 @@ async def test_event_rows_commit_on_the_loop_and_wait_for_no_other_writer(
         assert not done.done() and on_thread == [False] and longest < 5
         other.execute("COMMIT")
         await asyncio.wait_for(done, 30)
+        # (the thread counts the batch done just after it resolved the future)
+        for _ in range(500):
+            if writer._in_thread == 0:
+                break
+            await asyncio.sleep(0.01)
         await writer.write([Repository.event_row("m", EventRow(3, "act", "TH c4", 0))])
         assert on_thread == [False, True, False]  # the thread idle again: the loop
     finally:
@@ -162,11 +169,7 @@ async def test_the_writer_thread_waits_for_sqlites_lock_itself(tmp_path: Path) -
     waited that long after the lock was free (issue 29's soak).  The batch is still
     committed, once, after a lock held for 0.3 s.  Fails before: busy timeout 30000."""
     path = tmp_path / "w.db"
-    engine = make_engine(f"sqlite:///{path}")
-    upgrade(engine)
-    with engine.begin() as conn:
-        conn.execute(insert(matches).values(id="m", game="posthus", flags={}, seats=1,
-                                            deal=1, status="running", created=now()))
+    engine = one_match_db(path)
     writer = GroupWriter(engine)
     other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
@@ -191,11 +194,8 @@ async def test_the_writer_thread_waits_for_sqlites_lock_itself(tmp_path: Path) -
 
 
 async def test_driver_level_insert_stores_what_core_stores(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'w.db'}")
-    upgrade(engine)
+    engine = one_match_db(tmp_path / "w.db")
     with engine.begin() as conn:
-        conn.execute(insert(matches).values(id="m", game="posthus", flags={}, seats=1,
-                                            deal=1, status="running", created=now()))
         conn.execute(insert(actions), [
             Repository.event_row("m", EventRow(1, "act", "8H c2", 0, True))])
     writer = GroupWriter(engine)
