@@ -104,6 +104,14 @@ def one_match_db(path: Path) -> Any:
     return engine
 
 
+def stored_seqs(engine: Any) -> list[int]:
+    """The stored events' numbers, in order; the engine is disposed of."""
+    with engine.connect() as conn:
+        seqs = conn.exec_driver_sql("SELECT seq FROM actions ORDER BY seq").scalars().all()
+    engine.dispose()
+    return list(seqs)
+
+
 async def test_writer_failure_runs_no_callback(tmp_path: Path) -> None:
     engine = one_match_db(tmp_path / "w.db")
     writer = GroupWriter(engine)
@@ -156,10 +164,7 @@ async def test_event_rows_commit_on_the_loop_and_wait_for_no_other_writer(
     finally:
         other.close()
         await asyncio.to_thread(writer.close)
-    with engine.connect() as conn:
-        seqs = conn.exec_driver_sql("SELECT seq FROM actions ORDER BY seq").scalars().all()
-    engine.dispose()
-    assert seqs == [1, 2, 3]
+    assert stored_seqs(engine) == [1, 2, 3]
 
 
 async def test_the_writer_thread_waits_for_sqlites_lock_itself(tmp_path: Path) -> None:
@@ -187,10 +192,7 @@ async def test_the_writer_thread_waits_for_sqlites_lock_itself(tmp_path: Path) -
     finally:
         other.close()
         await asyncio.to_thread(writer.close)
-    with engine.connect() as c:
-        seqs = c.exec_driver_sql("SELECT seq FROM actions").scalars().all()
-    engine.dispose()
-    assert seqs == [1]
+    assert stored_seqs(engine) == [1]
 
 
 async def test_driver_level_insert_stores_what_core_stores(tmp_path: Path) -> None:
