@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from typing import Any
 
 import httpx
+import pytest
 from tests.server.live import Client, LiveServer, create, play_randomly
 
 GAME = "gammel_jomfru"
@@ -72,3 +74,53 @@ async def http_get(server: LiveServer, path: str) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=server.http) as http:
         out: dict[str, Any] = (await http.get(path)).json()
         return out
+
+
+async def test_an_older_read_of_the_offer_never_replaces_a_newer_one(
+        server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CI saw a finished table show ``accepted [0]`` after both seats had come along: a
+    socket's read of the offer (seat 0 only) ended after the read of seat 1's yes, and
+    the room went back.  Here a spectator's read is held after it read, seat 1 says yes,
+    then the held read ends: the table still shows both seats."""
+    from spillebord.server.tables import rematch_store
+
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        a_id = (await http.post("/api/players")).json()["player_id"]
+        b_id = (await http.post("/api/players")).json()["player_id"]
+        made = await create(server.http, game=GAME, player=a_id,
+                            seats=["me", "human", {"bot": "random"}])
+        claimed = (await http.post(f"/api/invites/{made['invites'][0]['code']}/claim",
+                                   json={"player": b_id})).json()
+    mid = made["match_id"]
+    a = await Client.open(server.ws, mid, made["token"])
+    b = await Client.open(server.ws, mid, claimed["token"])
+    await asyncio.gather(play_randomly(a, random.Random(3)), play_randomly(b, random.Random(4)))
+    await a.send("rematch")
+    new = (await a.expect("rematch"))["d"]["match_id"]
+
+    real = rematch_store.offer_of
+    held, release = threading.Event(), threading.Event()
+    hold = [True]
+
+    def slow_offer_of(engine: Any, old: str) -> tuple[str, list[int]] | None:
+        found = real(engine, old)
+        if hold[0]:
+            hold[0] = False
+            held.set()
+            release.wait(30)
+        return found
+
+    monkeypatch.setattr(rematch_store, "offer_of", slow_offer_of)
+    watcher = asyncio.create_task(Client.open(server.ws, mid))  # its read sees seat 0 only
+    assert await asyncio.to_thread(held.wait, 30)
+    await b.send("rematch")
+    assert (await b.expect("rematch"))["d"]["match_id"] == new
+    assert (await http_get(server, f"/api/matches/{mid}"))["rematch"] == {
+        "match_id": new, "accepted": [0, 1]}
+    release.set()  # the old read ends now
+    w = await watcher
+    await w.expect("welcome")
+    assert (await http_get(server, f"/api/matches/{mid}"))["rematch"] == {
+        "match_id": new, "accepted": [0, 1]}
+    for client in (a, b, w):
+        await client.close()

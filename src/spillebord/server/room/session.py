@@ -107,6 +107,10 @@ class Session:
         # the database; the room only shows it (``to_json``), the tables feature makes it.
         self.rematch: Shown | None = None
         self.rematch_lock = asyncio.Lock()
+        # The reads of the offer started and the newest one shown: reads run off the
+        # loop and may end out of order, and an older read never replaces a newer one.
+        self.rematch_reads = 0
+        self.rematch_read_shown = 0
         for e in row.events:
             self._apply_event(e)
         row.events = []

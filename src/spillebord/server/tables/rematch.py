@@ -165,16 +165,21 @@ class Rematches:
     async def show(self, session: Session) -> None:
         """Read a finished table game's offer into its room; its sockets here get a
         ``seats`` message when it changed.  Only a display: a failed read is logged and
-        the next socket, refresh or notice reads it again."""
+        the next socket, refresh or notice reads it again.  Reads end in any order (two
+        sockets, a notice and a yes at once): a read older than the one shown is
+        dropped, so the room never goes back to fewer seats than it showed."""
         if session.solitaire or session.running:
             return
+        session.rematch_reads += 1
+        read = session.rematch_reads
         try:
             found = await asyncio.to_thread(store.offer_of, self.engine, session.id)
         except Exception:
             log.warning("reading the rematch of %s failed", session.id, exc_info=True)
             return
-        if found is None:
-            return
+        if found is None or read < session.rematch_read_shown:
+            return  # nothing yet, or a newer read (started later) is already shown
+        session.rematch_read_shown = read
         offer = Offer(*found)
         shown = session.rematch
         if shown is None or shown.to_json() != offer.to_json():
