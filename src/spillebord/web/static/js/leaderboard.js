@@ -40,11 +40,18 @@ function historyChart(history) {
   return root;
 }
 
+let latest = 0; // the newest choice of game and seats: an older choice's answers draw nothing
+
 /**
+ * Draw the leaderboard, the caller's own rating and the computer ladder for one game and
+ * seat count.  Choices can follow each other faster than the answers come, and answers
+ * can come in any order: only the newest choice draws.
  * @param {GameInfo} g
  * @param {number} seats
  */
 async function show(g, seats) {
+  const asked = ++latest;
+  const stale = () => asked !== latest;
   const name = g.name[currentLang()] || g.name.da;
   const title = document.getElementById("board-title");
   if (title) title.textContent = t("rating.board_title", { game: name, seats });
@@ -52,6 +59,7 @@ async function show(g, seats) {
   table.innerHTML = "";
   try {
     const board = await getLeaderboard(g.key, seats);
+    if (stale()) return;
     table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", text: t("rating.rank") }),
       el("th", { scope: "col", text: t("rating.name") }), el("th", { scope: "col", text: t("rating.rating") }),
       el("th", { scope: "col", text: t("rating.games") }))));
@@ -69,10 +77,12 @@ async function show(g, seats) {
     }
     if (!board.players.length && !board.mine) body.append(el("tr", {}, el("td", { colspan: "4", text: t("rating.none") })));
     table.append(body);
-    await showMine(g, board.class);
+    await showMine(g, board.class, stale);
   } catch (err) {
+    if (stale()) return;
     fail(err);
   }
+  if (stale()) return;
   try {
     await showBotLadder(g.key, name, seats);
   } catch (err) {
@@ -80,12 +90,13 @@ async function show(g, seats) {
   }
 }
 
-/** @param {GameInfo} g @param {string} klass */
-async function showMine(g, klass) {
+/** @param {GameInfo} g @param {string} klass @param {() => boolean} stale */
+async function showMine(g, klass, stale) {
   const box = document.getElementById("mine");
   const me = localStorage.getItem("spillebord.player");
   if (!box || !me) return;
   const mine = await getPlayerRatings(me);
+  if (stale()) return;
   const now = mine.ratings.find((r) => r.game === g.key && r.class === klass);
   const history = mine.history.filter((h) => h.game === g.key && h.class === klass);
   box.hidden = !now;
