@@ -57,12 +57,22 @@ def offsets(codec: KuglerCodec) -> np.ndarray:
 def observe(n: int, me: int, board: np.ndarray, hands: np.ndarray, disc: np.ndarray,
             info: np.ndarray, size: int) -> np.ndarray:
     """Seat ``me``'s observation of game 0 (``KuglerCodec.observe`` of its view)."""
+    out = np.empty(size, dtype=np.float32)
+    observe_into(n, 0, me, board, hands, disc, info, out)
+    return out
+
+
+@njit(cache=True)
+def observe_into(n: int, gm: int, me: int, board: np.ndarray, hands: np.ndarray,
+                 disc: np.ndarray, info: np.ndarray, out: np.ndarray) -> None:
+    """Seat ``me``'s observation of game ``gm`` written into ``out`` (the one encoder:
+    ``observe`` and the batch's, research/kugler_batch_encode.py, call it)."""
     g = GEO[n]
     track = FIELDS_PER_SEAT * n
     block = track + HOME_SIZE + 3
-    out = np.zeros(size, dtype=np.float32)
+    out[:] = 0.0
     shift = FIELDS_PER_SEAT * me
-    b = board[0]
+    b = board[gm]
     for r in range(n):
         s = (me + r) % n
         at = r * block
@@ -82,32 +92,31 @@ def observe(n: int, me: int, board: np.ndarray, hands: np.ndarray, disc: np.ndar
                 on += 1
         held = 0
         for c in range(1, NCODES):
-            held += hands[0, s, c]
+            held += hands[gm, s, c]
         out[at + track + HOME_SIZE] = (MARBLES - on) / HOME_SIZE
         out[at + track + HOME_SIZE + 1] = home / HOME_SIZE
         out[at + track + HOME_SIZE + 2] = held / HOME_SIZE
     at = n * block
     for c in range(1, NCODES):
-        k = hands[0, me, c]
+        k = hands[gm, me, c]
         if k:
             out[at + c - 1] = k / 3.0
     at += NC
-    x = info[0, XLEN]
+    x = info[gm, XLEN]
     if x > 0:
-        out[at + disc[0, x - 1] - 1] = 1.0
+        out[at + disc[gm, x - 1] - 1] = 1.0
     at += NC
     out[at] = x / DECK_SIZE
-    out[at + 1] = info[0, DLEN] / DECK_SIZE
-    out[at + 2] = min(info[0, RESH], 10) / 10.0
-    out[at + 3] = info[0, TURNS] / info[0, LIMIT]
+    out[at + 1] = info[gm, DLEN] / DECK_SIZE
+    out[at + 2] = min(info[gm, RESH], 10) / 10.0
+    out[at + 3] = info[gm, TURNS] / info[gm, LIMIT]
     at += 5
-    if not info[0, DONE]:
-        turn = info[0, TURN]
+    if not info[gm, DONE]:
+        turn = info[gm, TURN]
         out[at + (turn - me) % n] = 1.0
-        c = colour(info, 0, n)
+        c = colour(info, gm, n)
         if c >= 0:
             out[at + n + (c - me) % n] = 1.0
-    return out
 
 
 @njit(cache=True)
