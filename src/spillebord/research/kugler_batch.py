@@ -93,6 +93,8 @@ class KuglerBatch:
         self.draw = np.zeros((B, K.NCARDS), np.int8)
         self.disc = np.zeros((B, K.NCARDS), np.int8)
         self.info = np.zeros((B, K.NINFO), np.int64)
+        # no game dealt before ``reset`` (or ``load``): each is over, without moves
+        self.info[:, [K.DONE, K.WIN, K.LIMIT]] = [1, -1, self.limit]
         self.counts = np.zeros(B, np.int64)
         self.keys = np.zeros((B, OUT_CAP), np.int64)
         self.actions = np.zeros((B, OUT_CAP), np.int64)
