@@ -38,9 +38,11 @@ from spillebord.research.kugler_kernel import (
 @njit(cache=True)
 def list_actions(n: int, b: int, board: np.ndarray, info: np.ndarray, counts: np.ndarray,
                  keys: np.ndarray, offset: np.ndarray, actions: np.ndarray,
-                 masks: np.ndarray) -> None:
+                 masks: np.ndarray, slot: np.ndarray) -> None:
     """Game ``b``'s legal keys (``keys[b, :counts[b]]``) as action indices into
-    ``actions[b]`` and set in ``masks[b]`` (whose old entries the caller cleared)."""
+    ``actions[b]`` and set in ``masks[b]`` (whose old entries the caller cleared).
+    ``slot``: scratch of the board's size (only the moved colour's fields are written,
+    and only those read)."""
     k = counts[b]
     if k == 0:
         return
@@ -48,7 +50,6 @@ def list_actions(n: int, b: int, board: np.ndarray, info: np.ndarray, counts: np
     track = FIELDS_PER_SEAT * n
     me = info[b, TURN]
     c = colour(info, b, n)
-    slot = np.zeros(g[2], dtype=np.int64)
     if c >= 0:
         _slots(board[b], g, c, track, slot)
     for j in range(k):
@@ -99,7 +100,8 @@ def settle(n: int, b: int, board: np.ndarray, hands: np.ndarray, draw: np.ndarra
     while auto_forced and counts[b] == 1:
         _advance(n, b, keys[b, 0], board, hands, draw, disc, info, counts, keys, deck,
                  done_now, wins, out)
-    list_actions(n, b, board, info, counts, keys, offset, actions, masks)
+    list_actions(n, b, board, info, counts, keys, offset, actions, masks,
+                 np.empty(board.shape[1], dtype=np.int64))
 
 
 @njit(cache=True)
@@ -119,6 +121,7 @@ def step_actions(n: int, act: np.ndarray, board: np.ndarray, hands: np.ndarray,
         if a < -1 or a >= width or (a >= 0 and masks[b, a] == 0):
             return b
     out = np.empty(OUT_CAP, np.int64)
+    slot = np.empty(board.shape[1], dtype=np.int64)
     for b in range(B):
         done_now[b] = False
         a = act[b]
@@ -133,7 +136,7 @@ def step_actions(n: int, act: np.ndarray, board: np.ndarray, hands: np.ndarray,
         while auto_forced and counts[b] == 1:
             _advance(n, b, keys[b, 0], board, hands, draw, disc, info, counts, keys,
                      deck, done_now, wins, out)
-        list_actions(n, b, board, info, counts, keys, offset, actions, masks)
+        list_actions(n, b, board, info, counts, keys, offset, actions, masks, slot)
     return -1
 
 
