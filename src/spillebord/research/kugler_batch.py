@@ -1,20 +1,22 @@
 """Kugler og Jokere's vector engine (docs/research.md, "Vector engine"): batched random
-playouts and a batch of games stepped together in compiled code
-(research/kugler_kernel.py), equal to the single-state engine
-(tests/research/test_kugler_batch.py).
+playouts and a batched env, in compiled code (research/kugler_kernel.py: the turn loop;
+research/kugler_batch_encode.py: observations, masks, the step), equal to the
+single-state engine and encoder (tests/research/test_kugler_batch.py,
+test_kugler_batch_env.py).
 
 ``random_playouts(seats, games, seed)`` plays whole random games (every legal action of
 the engine's list equally likely) from fresh deals: each game's winning team (−1: none)
-and its turns.  ``KuglerBatch(num_envs, seats, **flags)`` holds ``num_envs`` games;
-``counts[b]`` and ``keys[b, :counts[b]]`` are game ``b``'s legal actions in the engine's
-order (``legal_texts`` gives their texts), ``step(choices)`` plays action number
-``choices[b]`` of each game's list (−1: none) and deals a finished game afresh, reporting
-its winning team.  Deals and reshuffles come from Numba's generator (uniform, dealt as
-the engine deals), not from deal numbers; ``load(b, state)`` puts an engine position in.
-
-No observation encoding yet: the table env's observation of a game comes from
-``KuglerCodec`` on the engine state (``to_state`` is not written; ``load`` goes the other
-way).
+and its turns.  ``KuglerBatch(num_envs, seats, auto_forced=False, **flags)`` holds
+``num_envs`` games with ``JomfruBatch``'s API: ``reset(seed)`` deals them (masks,
+movers), ``step(actions)`` plays one action id per game for its seat to move (−1: none),
+deals a finished game afresh at once and reports its rewards; ``observe()`` /
+``observe_seat(b, seat)`` are ``KuglerCodec``'s observation and ``masks`` its action
+space — the PettingZoo env's, exactly.  ``actions[b, :counts[b]]`` are game ``b``'s legal
+ids in the engine's order, beside their kernel keys ``keys[b, :counts[b]]``
+(``legal_texts`` gives their texts); ``step_choices`` steps by number in that list.
+Deals and reshuffles come from Numba's generator (uniform, dealt as the engine deals),
+not from deal numbers; ``load(b, state)`` puts an engine position in, ``to_state(b)``
+takes one out.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from spillebord.games.kugler.moves import interned
 from spillebord.games.kugler.state import ROUND_LIMIT, KuglerState
 from spillebord.research import kugler_batch_encode as KE
 from spillebord.research import kugler_kernel as K
+from spillebord.research.batch import step_actions
 from spillebord.research.kugler import KuglerCodec
 from spillebord.research.kugler_encode import offsets
 
@@ -157,11 +160,7 @@ class KuglerBatch:
         move: masks, movers, rewards ``(num_envs, seats)`` of the games that ended (+1
         the winning team, −1 the others, 0 on a tie; 0 elsewhere) and dones.  An action
         outside a game's mask raises ``ValueError`` before any game moves."""
-        a = np.asarray(actions)
-        if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
-            raise ValueError(f"{self.num_envs} integer actions needed, got shape "
-                             f"{a.shape} of {a.dtype}")
-        a = a.astype(np.int64, copy=False)
+        a = step_actions(actions, self.num_envs)
         bad = KE.step_actions(self.seats, a, self.board, self.hands, self.draw, self.disc,
                               self.info, self.counts, self.keys, self._offset,
                               self.actions, self.masks, self._deck, self.dones,

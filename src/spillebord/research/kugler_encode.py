@@ -4,7 +4,8 @@ for the PettingZoo env's hot loop (research/kugler_env.py; docs/research.md, "Sp
 The definition stays ``KuglerCodec`` (research/kugler.py), which reads a seat's view;
 these kernels compute the same arrays from the turn loop's arrays
 (research/kugler_kernel.py's layout, game ``0``: ``board[0]``, ``hands[0, s, code]``,
-``disc[0, :info[XLEN]]``, ``info[0]``) and read only what the observing seat may see —
+``disc[0, :info[XLEN]]``, ``info[0]``; ``observe_into`` any game ``gm`` of a batch, for
+``KuglerBatch``) and read only what the observing seat may see —
 the board, hand sizes, the own hand, the discard pile's top and size, the draw pile's
 size, counters and the turn; never another hand or the draw pile's cards.
 tests/research/test_kugler_env.py checks both equal to the codec's on the engine's
