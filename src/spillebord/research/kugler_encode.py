@@ -74,14 +74,18 @@ def observe_into(n: int, gm: int, me: int, board: np.ndarray, hands: np.ndarray,
     out[:] = 0.0
     shift = FIELDS_PER_SEAT * me
     b = board[gm]
+    on_track = np.zeros(n, dtype=np.int64)
+    for f in range(track):  # one pass, each marble into its seat's block (no `%`)
+        o = b[f]
+        if o >= 0:
+            r = o - me if o >= me else o - me + n
+            p = f - shift if f >= shift else f - shift + track
+            out[r * block + p] = 1.0
+            on_track[o] += 1
     for r in range(n):
-        s = (me + r) % n
+        s = me + r if me + r < n else me + r - n
         at = r * block
-        on = 0
-        for f in range(track):
-            if b[f] == s:
-                out[at + (f - shift) % track] = 1.0
-                on += 1
+        on = on_track[s]
         hb = g[G_HOME + s]
         home = 0
         for k in range(HOME_SIZE):
