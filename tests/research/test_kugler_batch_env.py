@@ -65,8 +65,9 @@ def check_game(batch: KuglerBatch, b: int, obs: np.ndarray, env_too: bool) -> Ku
     return state
 
 
-CASES = [(4, FLAGS[0], False), (4, FLAGS[1], True), (6, FLAGS[2], False),
-         (6, FLAGS[0], True), (8, FLAGS[3], False), (8, FLAGS[1], False)]
+# forced positions (one legal action) come with strict_discard (≈ 2.6 % of positions)
+CASES = [(4, FLAGS[0], False), (4, FLAGS[2], True), (6, FLAGS[2], False),
+         (6, FLAGS[1], False), (8, FLAGS[3], False), (8, FLAGS[2], True)]
 
 
 @pytest.mark.slow
@@ -80,7 +81,7 @@ def test_observations_and_masks_equal_the_single_state_encoder(
     batch.reset(seed=seats)
     rng = np.random.default_rng(seats)
     steps = batch.limit + 100  # every game ends at least once (at the latest: the limit)
-    ended = checked = reshuffled = ties = 0
+    ended = checked = reshuffled = ties = forced = 0
     fresh = np.ones(envs, np.bool_)
     for t in range(steps):
         obs = batch.observe()
@@ -92,7 +93,9 @@ def test_observations_and_masks_equal_the_single_state_encoder(
                 reshuffled += state.reshuffles > 0
                 if auto_forced:
                     assert len(state.legal_actions()) != 1
+        turns = batch.info[:, K.TURNS].copy()
         _, _, rewards, dones = batch.step(random_actions(batch, rng))
+        forced += int((batch.info[~dones, K.TURNS] - turns[~dones] > 1).sum())
         fresh = dones
         for b in dones.nonzero()[0]:
             ended += 1
@@ -107,6 +110,7 @@ def test_observations_and_masks_equal_the_single_state_encoder(
             assert batch.info[b, K.TURNS] == 0 or auto_forced
         assert not rewards[~dones].any()
     assert ended >= envs and reshuffled > 0 and checked > steps * envs // every
+    assert (forced > 0) == auto_forced  # lone moves were played on, and only then
 
 
 def test_numbered_deals_and_finished_games_load_equal() -> None:

@@ -190,13 +190,13 @@ class KuglerBatch:
         return self.counts, movers, rewards, dones
 
     def _rewards(self) -> np.ndarray:
+        """+1 the winning team's seats (``w`` and ``w + seats/2``), −1 the others, in
+        the games that ended with a winner; 0 elsewhere."""
         rewards = np.zeros((self.num_envs, self.seats), np.float32)
-        half = self.seats // 2
-        for b in self.dones.nonzero()[0]:
-            w = int(self.wins[b])
-            if w >= 0:
-                rewards[b] = -1.0
-                rewards[b, [w, w + half]] = 1.0
+        won = np.flatnonzero(self.dones & (self.wins >= 0))
+        w = self.wins[won].astype(np.int64)
+        rewards[won] = -1.0
+        rewards[won, w] = rewards[won, w + self.seats // 2] = 1.0
         return rewards
 
     # -- to and from the single-state engine ----------------------------------------
