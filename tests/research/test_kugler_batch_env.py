@@ -56,7 +56,7 @@ def check_game(batch: KuglerBatch, b: int, obs: np.ndarray, env_too: bool) -> Ku
     # action index j of the list is the engine's j-th move
     assert [index[int(a)].text for a in batch.actions[b, :k]] == [m.text for m in legal]
     if env_too:
-        env = kugler_env(batch.seats, **batch.flag_values)
+        env = kugler_env(batch.seats, **dict(state.flags))
         env.reset(options={"position": GAME.format_position(state)})
         agent = env.agent_selection
         seen = env.observe(agent)
@@ -135,6 +135,16 @@ def test_numbered_deals_and_finished_games_load_equal() -> None:
                               batch.codec.observe(state.view(seat)))
     with pytest.raises(ValueError, match="not legal in game 0"):
         batch.step([0, -1])
+
+
+def test_a_loaded_position_keeps_its_own_flags() -> None:
+    """A position with other rule flags than the batch's plays and encodes by its own."""
+    state = GAME.new(deal=7, seats=4, strict_discard=True)
+    assert isinstance(state, KuglerState)
+    batch = KuglerBatch(1, 4)
+    batch.load(0, state)
+    assert dict(batch.to_state(0).flags) == dict(state.flags)
+    check_game(batch, 0, batch.observe()[0], env_too=True)
 
 
 def play_one(state: KuglerState, rng: random.Random) -> KuglerState:

@@ -228,7 +228,9 @@ class KuglerBatch:
         dpos, dlen = int(i[K.DPOS]), int(i[K.DLEN])
         hands = tuple(tuple(CODES[c - 1] for c in range(1, K.NCODES)
                             for _ in range(int(self.hands[b, s, c]))) for s in range(n))
-        return KuglerState(games_game(), n, 0, self.flag_values, self.board[b].copy(),
+        bits = int(i[K.FLAGS])  # the game's own flags (a loaded state may differ)
+        flags = {name: bool(bits & bit) for name, bit in FLAG_BITS.items()}
+        return KuglerState(games_game(), n, 0, flags, self.board[b].copy(),
                            hands, tuple(CODES[c - 1] for c in self.draw[b, dpos:dpos + dlen]),
                            tuple(CODES[c - 1] for c in self.disc[b, :int(i[K.XLEN])]),
                            int(i[K.TURN]), int(i[K.TURNS]), int(i[K.RESH]), (),
