@@ -7,9 +7,12 @@ with the same random policy.  Prints a table.
     python bench/research_envs.py --steps 100000 --rounds 10
     python bench/research_envs.py --steps 100000 --only jomfru   # Gammel Jomfru + UNO
     python bench/research_envs.py --playouts --seconds 2 --rounds 5   # the vector engines
+    python bench/research_envs.py --only kugler,"vector env"  # batched envs beside AEC
     (RLCard's UNO: the research extra installs ``rlcard``)
 
-The cases run interleaved: ``--rounds`` rounds, each giving every case ``steps/rounds``
+The batched envs (``KuglerBatch``, ``JomfruBatch``: 256 games stepped at once, every
+game's observation and mask read each step) count one game's step as a step.  The cases
+run interleaved: ``--rounds`` rounds, each giving every case ``steps/rounds``
 steps (whole episodes), so a change in the machine's load hits every case alike — on a
 shared machine a case measured a minute after another may see a different load.  Each
 case keeps one environment for the whole run, as an agent would.  The summary gives each
@@ -104,6 +107,45 @@ def uno_runner() -> Runner:
 
 
 UNO = "RLCard UNO (rlcard package)"
+
+
+def vector_env_runner(game: str, seats: int, num_envs: int = 256) -> Runner:
+    """A batched env (``KuglerBatch`` / ``JomfruBatch``, compiled): every batch step
+    reads all games' observations (``observe()``) and masks, draws one legal action per
+    game uniformly (numpy, batched) and steps them all with auto-reset; a step is one
+    game's decision, so a batch step counts ``num_envs``."""
+    import numpy as np
+
+    from spillebord.research.jomfru_batch import JomfruBatch
+    from spillebord.research.kugler_batch import KuglerBatch
+
+    draws = np.random.default_rng(seats)
+    rows = np.arange(num_envs)
+    if game == "kugler":
+        kb = KuglerBatch(num_envs, seats)
+        kb.reset(seed=seats)
+
+        def kugler(steps: int, rng: random.Random) -> int:
+            n = 0
+            while n < steps:
+                kb.observe()
+                pick = (draws.random(num_envs) * kb.counts).astype(np.int64)
+                kb.step(kb.actions[rows, pick])
+                n += num_envs
+            return n
+        return kugler
+    jb = JomfruBatch(num_envs, seats)
+    masks, _ = jb.reset(seed=seats)
+
+    def jomfru(steps: int, rng: random.Random) -> int:
+        nonlocal masks
+        n = 0
+        while n < steps:
+            jb.observe()
+            masks, _, _, _ = jb.step((masks * draws.random(masks.shape)).argmax(axis=1))
+            n += num_envs
+        return n
+    return jomfru
 
 
 def view_kugler_env(seats: int) -> TableEnv:
@@ -295,6 +337,10 @@ def main() -> None:
           for s in (4, 8)),
         ("PettingZoo Kugler og Jokere, 4 seats, the view codec (before issue 32's env)",
          partial(table_runner, view_kugler_env, 4)),
+        *((f"vector env Kugler og Jokere, {s} seats, 256 games (KuglerBatch)",
+           partial(vector_env_runner, "kugler", s)) for s in (4, 8)),
+        ("vector env Gammel Jomfru, 4 seats, 256 games (JomfruBatch)",
+         partial(vector_env_runner, "jomfru", 4)),
         ("Gymnasium spillebord/Posthus-v0", partial(gym_runner, "spillebord/Posthus-v0")),
         ("Gymnasium spillebord/Studenter-v0", partial(gym_runner, "spillebord/Studenter-v0")),
     ]
@@ -337,10 +383,17 @@ def main() -> None:
         table.add_row(name, f"{done[name]:,}", f"{cpu[name]:.2f}",
                       f"{done[name] / cpu[name]:,.0f}")
     console.print(table)
+    rate = {name: done[name] / cpu[name] for name in runners}
+    for name in runners:
+        if name.startswith("vector env"):
+            single = name.replace("vector env", "PettingZoo").split(", 256")[0]
+            if single in rate:
+                console.print(f"{name}: {rate[name] / rate[single]:.1f}× the single "
+                              f"{single} env")
     if UNO in runners:
         uno = done[UNO] / cpu[UNO]
         for name in runners:
-            if "PettingZoo" in name:
+            if "PettingZoo" in name or name.startswith("vector env"):
                 per_round = [r[name] / r[UNO] for r in rounds]
                 console.print(f"{name}: {done[name] / cpu[name] / uno:.2f}× RLCard UNO "
                               f"(rounds {min(per_round):.2f}–{max(per_round):.2f}×, "

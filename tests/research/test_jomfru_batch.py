@@ -160,6 +160,12 @@ def test_bad_input_is_refused() -> None:
         batch.step([0, 2])  # game 1 must turn first
     with pytest.raises(ValueError, match="actions needed"):
         batch.step([0])
+    before = batch.position(0), batch.position(1)
+    with pytest.raises(ValueError, match="action -2 is not legal in game 1"):
+        batch.step([0, -2])  # only −1 means "none" (KuglerBatch alike)
+    with pytest.raises(ValueError, match="integer actions needed"):
+        batch.step([0.0, 0.4])  # a float is not cast to an id
+    assert (batch.position(0), batch.position(1)) == before
     with pytest.raises(ValueError, match="2–8 seats"):
         JomfruBatch(1, 9)
     assert masks[:, 0].all()

@@ -87,7 +87,8 @@ def test_numbered_deals_replay_equal(seats: int, flags: dict[str, bool]) -> None
 def test_batched_steps_and_auto_reset() -> None:
     rng = random.Random(1)
     batch = KuglerBatch(3, 4)
-    counts = batch.reset(seed=4)
+    batch.reset(seed=4)
+    counts = batch.counts
     for b in range(3):  # a fresh compiled deal: the whole deck, five cards a hand
         p = batch.position(b)
         cards = [c for h in p["hands"] for c in h] + p["draw"]
@@ -97,14 +98,14 @@ def test_batched_steps_and_auto_reset() -> None:
     ended = 0
     for _ in range(3000):
         choices = [rng.randrange(int(k)) for k in counts]
-        counts, movers, rewards, dones = batch.step(choices)
+        counts, movers, rewards, dones = batch.step_choices(choices)
         for b in dones.nonzero()[0]:
             ended += 1
             assert rewards[b].sum() == 0
         assert (movers == batch.info[:, K.TURN]).all()
     assert ended >= 3
     with pytest.raises(ValueError, match="legal actions"):
-        batch.step([10**6, 0, 0])
+        batch.step_choices([10**6, 0, 0])
 
 
 @pytest.mark.parametrize(("seats", "flags"), [(4, FLAGS[0]), (8, FLAGS[0]), (4, FLAGS[1]),
@@ -145,7 +146,8 @@ def test_random_legal_draws_from_the_legal_list(seats: int, flags: dict[str, boo
     sk = np.empty(CAP, np.int64)
     rng = random.Random(seats)
     batch = KuglerBatch(4, seats, **flags)
-    counts = batch.reset(seed=seats)
+    batch.reset(seed=seats)
+    counts = batch.counts
     bits = flag_bits(flags)
     sevens = 0
     for step in range(400):
@@ -160,5 +162,5 @@ def test_random_legal_draws_from_the_legal_list(seats: int, flags: dict[str, boo
             want = batch.keys[b, 0 if k == 1 else K.draw_index(k)]
             assert key == want
             sevens += CODE_RANK[key >> CODE_SHIFT] == R_7 and key & 255 != 0
-        counts, _, _, _ = batch.step([rng.randrange(int(k)) for k in counts])
+        counts, _, _, _ = batch.step_choices([rng.randrange(int(k)) for k in counts])
     assert sevens > 5  # split 7s were drawn

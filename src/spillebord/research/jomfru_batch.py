@@ -27,6 +27,7 @@ import numpy as np
 from spillebord.games.gammel_jomfru.rules import DECK, TURN_LIMIT
 from spillebord.games.gammel_jomfru.state import JomfruState
 from spillebord.research import jomfru_kernel as K
+from spillebord.research.batch import step_actions
 
 TEXTS: tuple[str, ...] = ("turn", "centre", "keep", "c1", "c2", "c3", "c4",
                           *(f"p{p}" for p in range(8)))
@@ -135,9 +136,7 @@ class JomfruBatch:
         """One action id per game (−1: none): masks, movers, rewards ``(num_envs,
         seats)`` of the games that ended (0 elsewhere) and dones.  An action outside a
         game's mask raises ``ValueError`` before any game moves."""
-        a = np.asarray(actions, dtype=np.int64)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"{self.num_envs} actions needed, got shape {a.shape}")
+        a = step_actions(actions, self.num_envs)
         bad = K.step_batch(self.seats, a, self.info, self.down, self.dstart, self.dlen,
                            self.up, self.ulen, self.ctop, self.cn, self.outs, self.flags,
                            self.masks, self.dones, self.losers, self._deck,

@@ -4,7 +4,8 @@ for the PettingZoo env's hot loop (research/kugler_env.py; docs/research.md, "Sp
 The definition stays ``KuglerCodec`` (research/kugler.py), which reads a seat's view;
 these kernels compute the same arrays from the turn loop's arrays
 (research/kugler_kernel.py's layout, game ``0``: ``board[0]``, ``hands[0, s, code]``,
-``disc[0, :info[XLEN]]``, ``info[0]``) and read only what the observing seat may see —
+``disc[0, :info[XLEN]]``, ``info[0]``; ``observe_into`` any game ``gm`` of a batch, for
+``KuglerBatch``) and read only what the observing seat may see —
 the board, hand sizes, the own hand, the discard pile's top and size, the draw pile's
 size, counters and the turn; never another hand or the draw pile's cards.
 tests/research/test_kugler_env.py checks both equal to the codec's on the engine's
@@ -57,20 +58,34 @@ def offsets(codec: KuglerCodec) -> np.ndarray:
 def observe(n: int, me: int, board: np.ndarray, hands: np.ndarray, disc: np.ndarray,
             info: np.ndarray, size: int) -> np.ndarray:
     """Seat ``me``'s observation of game 0 (``KuglerCodec.observe`` of its view)."""
+    out = np.empty(size, dtype=np.float32)
+    observe_into(n, 0, me, board, hands, disc, info, out)
+    return out
+
+
+@njit(cache=True)
+def observe_into(n: int, gm: int, me: int, board: np.ndarray, hands: np.ndarray,
+                 disc: np.ndarray, info: np.ndarray, out: np.ndarray) -> None:
+    """Seat ``me``'s observation of game ``gm`` written into ``out`` (the one encoder:
+    ``observe`` and the batch's, research/kugler_batch_encode.py, call it)."""
     g = GEO[n]
     track = FIELDS_PER_SEAT * n
     block = track + HOME_SIZE + 3
-    out = np.zeros(size, dtype=np.float32)
+    out[:] = 0.0
     shift = FIELDS_PER_SEAT * me
-    b = board[0]
+    b = board[gm]
+    on_track = np.zeros(n, dtype=np.int64)
+    for f in range(track):  # one pass, each marble into its seat's block (no `%`)
+        o = b[f]
+        if o >= 0:
+            r = o - me if o >= me else o - me + n
+            p = f - shift if f >= shift else f - shift + track
+            out[r * block + p] = 1.0
+            on_track[o] += 1
     for r in range(n):
-        s = (me + r) % n
+        s = me + r if me + r < n else me + r - n
         at = r * block
-        on = 0
-        for f in range(track):
-            if b[f] == s:
-                out[at + (f - shift) % track] = 1.0
-                on += 1
+        on = on_track[s]
         hb = g[G_HOME + s]
         home = 0
         for k in range(HOME_SIZE):
@@ -82,32 +97,31 @@ def observe(n: int, me: int, board: np.ndarray, hands: np.ndarray, disc: np.ndar
                 on += 1
         held = 0
         for c in range(1, NCODES):
-            held += hands[0, s, c]
+            held += hands[gm, s, c]
         out[at + track + HOME_SIZE] = (MARBLES - on) / HOME_SIZE
         out[at + track + HOME_SIZE + 1] = home / HOME_SIZE
         out[at + track + HOME_SIZE + 2] = held / HOME_SIZE
     at = n * block
     for c in range(1, NCODES):
-        k = hands[0, me, c]
+        k = hands[gm, me, c]
         if k:
             out[at + c - 1] = k / 3.0
     at += NC
-    x = info[0, XLEN]
+    x = info[gm, XLEN]
     if x > 0:
-        out[at + disc[0, x - 1] - 1] = 1.0
+        out[at + disc[gm, x - 1] - 1] = 1.0
     at += NC
     out[at] = x / DECK_SIZE
-    out[at + 1] = info[0, DLEN] / DECK_SIZE
-    out[at + 2] = min(info[0, RESH], 10) / 10.0
-    out[at + 3] = info[0, TURNS] / info[0, LIMIT]
+    out[at + 1] = info[gm, DLEN] / DECK_SIZE
+    out[at + 2] = min(info[gm, RESH], 10) / 10.0
+    out[at + 3] = info[gm, TURNS] / info[gm, LIMIT]
     at += 5
-    if not info[0, DONE]:
-        turn = info[0, TURN]
+    if not info[gm, DONE]:
+        turn = info[gm, TURN]
         out[at + (turn - me) % n] = 1.0
-        c = colour(info, 0, n)
+        c = colour(info, gm, n)
         if c >= 0:
             out[at + n + (c - me) % n] = 1.0
-    return out
 
 
 @njit(cache=True)
