@@ -1,0 +1,144 @@
+"""Answers that come out of order (the race class CI kept finding: an older question's
+answer came last and drew over the newer one's).  Each test holds the older question's
+real answer (read from the server when it was asked) with Playwright's ``page.route``,
+lets the newer one draw, then gives the page the older: the page must keep what the
+newer answer drew.  Pages: the replay (steps taken
+faster than their boards come), the daily page (a day chosen, then another) and the
+game page (the seated players and the rated line, asked again on every ``seats``
+message)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import start_server, stop_server
+from .helpers import api, need_game, open_room
+from .test_rated_game import sign_up
+from .test_replay_controls import _replay
+from .test_seat_names import call, named_player
+
+pytestmark = pytest.mark.browser
+
+
+def hold_first(page: Any, pattern: str) -> list[Any]:
+    """The first request matching ``pattern`` is asked of the server at once, and its
+    answer (the server's, as of then) held back from the page: its route and answer land
+    in the list, for ``release``.  Later requests go through."""
+    held: list[Any] = []
+    seen = [0]
+
+    def route(r: Any) -> None:
+        seen[0] += 1
+        if seen[0] == 1:
+            held.append((r, r.fetch()))
+        else:
+            r.continue_()
+
+    page.route(pattern, route)
+    return held
+
+
+def wait_held(page: Any, held: list[Any]) -> None:
+    deadline = time.monotonic() + 15
+    while not held:
+        assert time.monotonic() < deadline, "the request to hold never came"
+        page.wait_for_timeout(20)
+
+
+def release(page: Any, held: list[Any], pattern: str) -> None:
+    """Give the page the held answer now, and it time to (wrongly) draw it."""
+    route, answer = held[0]
+    with page.expect_response(pattern):
+        route.fulfill(response=answer)
+    page.wait_for_timeout(400)
+
+
+def test_replay_an_older_steps_board_comes_last_and_draws_nothing(
+        contexts: Any, server: str) -> None:
+    need_game("posthus")
+    page = _replay(contexts, server)  # 30 moves; the page shows step 30
+    held = hold_first(page, "**/replay?step=3")
+    page.locator("#actions li[data-step='3'] button").click()
+    wait_held(page, held)
+    with page.expect_response("**/replay?step=5"):
+        page.locator("#actions li[data-step='5'] button").click()
+    page.wait_for_function("() => /\\b5\\b/.test(document.querySelector('#step').textContent)")
+    page.wait_for_timeout(300)
+    five = page.inner_html("#board")
+    release(page, held, "**/replay?step=3")  # before the fix: step 3's board under "5"
+    assert "5" in page.inner_text("#step")
+    assert page.inner_html("#board") == five, "an older step's board drew over step 5"
+    page.locator("#actions li[data-step='3'] button").click()  # (the boards differ)
+    page.wait_for_function("b => document.querySelector('#board').innerHTML !== b", arg=five)
+
+
+def test_daily_an_older_days_leaderboard_comes_last_and_draws_nothing(
+        contexts: Any, tmp_path: Path) -> None:
+    need_game("posthus")
+    db = tmp_path / "late.db"
+    proc, server = start_server(db, tmp_path / "late.log")
+    try:
+        today = api(server, "/api/daily/posthus")["day"]  # chosen now (the solver)
+        yesterday = (date.fromisoformat(today) - timedelta(days=1)).isoformat()
+        with sqlite3.connect(db) as conn:  # a day before: revealed, with a practice link
+            conn.execute("insert into daily_deals (game, day, start, deal, created, salt) "
+                         "select game, ?, start, deal, created, salt from daily_deals "
+                         "where game = 'posthus' and day = ?", (yesterday, today))
+        page = contexts(viewport={"width": 1366, "height": 768}).new_page()
+        page.add_init_script("localStorage.setItem('spillebord.lang', 'da');")
+        page.goto(server + "/daily")
+        page.wait_for_selector("body[data-ready='1']", timeout=120000)
+        card = page.locator("section.daily-card[data-game='posthus']")
+        box = card.locator(".daily-board-box")
+        assert box.locator(".daily-sealed").count() == 1  # today's, sealed
+        old = f"**/api/daily/posthus/leaderboard?day={yesterday}"
+        held = hold_first(page, old)
+        days = card.locator("select.daily-day")
+        days.select_option(yesterday)
+        wait_held(page, held)
+        with page.expect_response(f"**/api/daily/posthus/leaderboard?day={today}"):
+            days.select_option(today)
+        page.wait_for_function("b => b.querySelector('.daily-board')",
+                               arg=box.element_handle())
+        drawn = box.inner_html()
+        release(page, held, old)  # before the fix: yesterday's board drawn under today's
+        assert box.locator("table.daily-board").count() == 1
+        assert box.locator(".daily-practice").count() == 0, "yesterday's deal was drawn"
+        assert box.inner_html() == drawn
+    finally:
+        stop_server(proc)
+
+
+def test_table_an_older_seat_read_comes_last_and_draws_nothing(
+        contexts: Any, server: str) -> None:
+    """A friend takes the free seat: the ``seats`` message asks again who sits where and
+    whether the game is rated; the answers to the questions asked when the page opened
+    (the seat free, rated while it is) come last and must not take the friend's name
+    away or say the game is rated again."""
+    need_game("gammel_jomfru")
+    stamp = int(time.time() * 1000) % 100000
+    page = contexts(viewport={"width": 1366, "height": 768}).new_page()
+    sign_up(page, server, f"Vært {stamp}", "da")  # an account: a free seat may be rated
+    people = hold_first(page, "**/api/matches/*/players")
+    rated = hold_first(page, "**/api/matches/*/rated")
+    open_room(page, server, "gammel_jomfru", ["me", "human"])
+    wait_held(page, people)
+    wait_held(page, rated)
+    match_id = page.url.split("/play/")[1].split("#")[0]
+    code = page.evaluate("m => JSON.parse(localStorage.getItem(`spillebord.invites.${m}`))[0].code",
+                         match_id)
+    friend = f"Ven {stamp}"
+    call(server, "POST", f"/api/invites/{code}/claim", {"player": named_player(server, friend)})
+    page.wait_for_function("n => document.getElementById('seats').textContent.includes(n)",
+                           arg=friend)
+    page.wait_for_function("() => document.getElementById('rated').dataset.rated === 'guests'")
+    release(page, people, "**/api/matches/*/players")  # before the fix: the seat unnamed
+    release(page, rated, "**/api/matches/*/rated")  # and "tæller" again
+    assert friend in page.inner_text("#seats"), "an older read took the friend's name away"
+    assert page.get_attribute("#rated", "data-rated") == "guests", "an older read said rated"
