@@ -5,7 +5,7 @@ lets the newer one draw, then gives the page the older: the page must keep what 
 newer answer drew.  Pages: the replay (steps taken
 faster than their boards come), the daily page (a day chosen, then another) and the
 game page (the seated players and the rated line, asked again on every ``seats``
-message)."""
+message; a solitaire's best result, asked when the page opens and when the game ends)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from .conftest import start_server, stop_server
-from .helpers import api, need_game, open_room
+from .helpers import api, need_game, open_room, state, wait_ready
+from .test_extras import DEAL, WIN, _act, new_player
 from .test_rated_game import sign_up
 from .test_replay_controls import _replay
 from .test_seat_names import call, named_player
@@ -142,3 +143,29 @@ def test_table_an_older_seat_read_comes_last_and_draws_nothing(
     release(page, rated, "**/api/matches/*/rated")  # and "tæller" again
     assert friend in page.inner_text("#seats"), "an older read took the friend's name away"
     assert page.get_attribute("#rated", "data-rated") == "guests", "an older read said rated"
+
+
+def test_solitaire_the_opening_best_result_comes_last_and_draws_nothing(
+        contexts: Any, server: str) -> None:
+    """The best result on the deal is asked when the page opens and again when the game
+    is won; the opening answer (nothing finished yet) comes last: the panel keeps the
+    win."""
+    need_game("posthus")
+    player = new_player(server)
+    res = api(server, "/api/matches", {"game": "posthus", "seats": ["me"], "deal": DEAL,
+                                       "player": player})
+    ctx = contexts(viewport={"width": 1366, "height": 768})
+    ctx.context.add_init_script(f"localStorage.setItem('spillebord.player', '{player}');"
+                                "localStorage.setItem('spillebord.lang', 'da');")
+    page = ctx.new_page()
+    pattern = f"**/api/players/{player}/best?*"
+    held = hold_first(page, pattern)
+    page.goto(server + res["play_url"])
+    wait_ready(page)
+    wait_held(page, held)
+    for move in WIN:
+        _act(page, move)
+    assert state(page)["outcome"]["reason"] == "won"
+    page.wait_for_function("() => document.querySelector('#best').innerText.includes('Vundet')")
+    release(page, held, pattern)  # before the fix: "not finished before" again
+    assert "Vundet" in page.inner_text("#best"), "the opening answer put back the old result"
