@@ -5,7 +5,8 @@ lets the newer one draw, then gives the page the older: the page must keep what 
 newer answer drew.  Pages: the replay (steps taken
 faster than their boards come), the daily page (a day chosen, then another) and the
 game page (the seated players and the rated line, asked again on every ``seats``
-message; a solitaire's best result, asked when the page opens and when the game ends)."""
+message; a solitaire's best result, asked when the page opens and when the game ends; the fair-deal
+box, whose question at the end fails after a reconnect has revealed the deal)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import pytest
 from .conftest import start_server, stop_server
 from .helpers import api, need_game, open_room, state, wait_ready
 from .test_extras import DEAL, WIN, _act, new_player
+from .test_fair import play_out
 from .test_rated_game import sign_up
 from .test_replay_controls import _replay
 from .test_seat_names import call, named_player
@@ -27,17 +29,18 @@ from .test_seat_names import call, named_player
 pytestmark = pytest.mark.browser
 
 
-def hold_first(page: Any, pattern: str) -> list[Any]:
+def hold_first(page: Any, pattern: str, ask: bool = True) -> list[Any]:
     """The first request matching ``pattern`` is asked of the server at once, and its
     answer (the server's, as of then) held back from the page: its route and answer land
-    in the list, for ``release``.  Later requests go through."""
+    in the list, for ``release``.  ``ask=False``: the request is only held (to be
+    aborted, a request that fails late).  Later requests go through."""
     held: list[Any] = []
     seen = [0]
 
     def route(r: Any) -> None:
         seen[0] += 1
         if seen[0] == 1:
-            held.append((r, r.fetch()))
+            held.append((r, r.fetch() if ask else None))
         else:
             r.continue_()
 
@@ -169,3 +172,30 @@ def test_solitaire_the_opening_best_result_comes_last_and_draws_nothing(
     page.wait_for_function("() => document.querySelector('#best').innerText.includes('Vundet')")
     release(page, held, pattern)  # before the fix: "not finished before" again
     assert "Vundet" in page.inner_text("#best"), "the opening answer put back the old result"
+
+
+def test_fair_a_late_failed_ask_never_seals_a_revealed_deal(
+        contexts: Any, server: str) -> None:
+    """At the end the fair-deal box asks for the reveal; the network goes, the socket
+    comes back and its welcome brings the revealed deal (checked); then the first ask
+    fails: the box keeps the checked deal, not the seal."""
+    need_game("gammel_jomfru")
+    made = api(server, "/api/matches", {"game": "gammel_jomfru", "seats": ["me", "human"]})
+    claimed = api(server, f"/api/invites/{made['invites'][0]['code']}/claim", {"x": 1})
+    watched = contexts(viewport={"width": 1366, "height": 768})
+    watched.allowed.append("net::ERR_FAILED")  # the ask that fails (aborted below)
+    page = watched.new_page()
+    page.goto(f"{server}/play/{made['match_id']}")
+    wait_ready(page)
+    box = page.locator("#fair")
+    box.locator("[data-check='sealed']").wait_for()
+    pattern = f"**/api/matches/{made['match_id']}"
+    held = hold_first(page, pattern, ask=False)
+    play_out(server, made["match_id"], [made["token"], claimed["token"]]).join(120)
+    wait_held(page, held)  # the end's ask, held
+    page.evaluate("() => { const s = window.__spillebord.session; s.abandon(s.ws); }")
+    box.locator("[data-check='verified']").wait_for(timeout=30000)  # from the welcome
+    held[0][0].abort()  # the first ask fails now: before the fix the seal came back
+    page.wait_for_timeout(400)
+    assert box.locator("[data-check='verified']").count() == 1
+    assert box.locator("[data-check='sealed']").count() == 0, "a revealed deal was sealed again"
