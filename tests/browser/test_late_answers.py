@@ -82,6 +82,7 @@ def test_replay_an_older_steps_board_comes_last_and_draws_nothing(
     page.wait_for_function("b => document.querySelector('#board').innerHTML !== b", arg=five)
 
 
+@pytest.mark.slow  # its own server and the solver (> 5 s)
 def test_daily_an_older_days_leaderboard_comes_last_and_draws_nothing(
         contexts: Any, tmp_path: Path) -> None:
     need_game("posthus")
@@ -174,6 +175,7 @@ def test_solitaire_the_opening_best_result_comes_last_and_draws_nothing(
     assert "Vundet" in page.inner_text("#best"), "the opening answer put back the old result"
 
 
+@pytest.mark.slow  # a table game played to its end (> 5 s)
 def test_fair_a_late_failed_ask_never_seals_a_revealed_deal(
         contexts: Any, server: str) -> None:
     """At the end the fair-deal box asks for the reveal; the network goes, the socket
