@@ -6,7 +6,8 @@ newer answer drew.  Pages: the replay (steps taken
 faster than their boards come), the daily page (a day chosen, then another) and the
 game page (the seated players and the rated line, asked again on every ``seats``
 message; a solitaire's best result, asked when the page opens and when the game ends; the fair-deal
-box, whose question at the end fails after a reconnect has revealed the deal)."""
+box, whose question at the end fails after a reconnect has revealed the deal; the
+leaderboard, where an older seat choice's computer ladder fails after the newer drew)."""
 
 from __future__ import annotations
 
@@ -201,3 +202,26 @@ def test_fair_a_late_failed_ask_never_seals_a_revealed_deal(
     page.wait_for_timeout(400)
     assert box.locator("[data-check='verified']").count() == 1
     assert box.locator("[data-check='sealed']").count() == 0, "a revealed deal was sealed again"
+
+
+def test_leaderboard_an_older_choices_failed_ladder_says_nothing(
+        contexts: Any, server: str) -> None:
+    """The computer ladder of an older seat choice fails after the newer choice drew
+    its own: no error message about a choice no longer on screen."""
+    need_game("gammel_jomfru")
+    watched = contexts(viewport={"width": 1366, "height": 768})
+    watched.allowed.append("net::ERR_FAILED")  # the ladder that fails (aborted below)
+    page = watched.new_page()
+    page.add_init_script("localStorage.setItem('spillebord.lang', 'da');")
+    page.goto(f"{server}/leaderboard?game=gammel_jomfru")
+    page.wait_for_selector("body.leaderboard-page[data-ready='1']")
+    held = hold_first(page, "**/api/bot-ladder/gammel_jomfru?seats=5", ask=False)
+    page.select_option("#board-seats", "5")
+    wait_held(page, held)
+    page.select_option("#board-seats", "3")
+    page.wait_for_function("() => document.querySelector('#bots-title')"
+                           ".textContent.includes('3 spillere')")
+    held[0][0].abort()  # before the fix: an error message for the 5 seats' ladder
+    page.wait_for_timeout(400)
+    assert page.locator("#messages").is_hidden(), page.inner_text("#messages")
+    assert "3 spillere" in page.inner_text("#bots-title")

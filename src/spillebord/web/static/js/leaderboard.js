@@ -85,7 +85,7 @@ async function show(g, seats) {
   try {
     await showBotLadder(g.key, name, seats);
   } catch (err) {
-    fail(err);
+    if (!stale()) fail(err); // an older choice's ladder failing says nothing now
   }
 }
 
