@@ -111,6 +111,13 @@ class Session:
         # loop and may end out of order, and an older read never replaces a newer one.
         self.rematch_reads = 0
         self.rematch_read_shown = 0
+        # Shared mode re-reads the seats off the loop (scale/replica.py); reads may end
+        # out of order, and one that began before a seat was written here is older than
+        # that write.  Each read begun and each write here takes the next mark; a read
+        # is applied only if nothing newer was (``seats_read``).
+        self._seat_marks = 0
+        self._seats_mark = 0  # the mark of the seats shown
+        self._seat_read_mark = 0  # the newest read begun
         for e in row.events:
             self._apply_event(e)
         row.events = []
@@ -235,18 +242,35 @@ class Session:
         """A human took the seat (an invite claimed or a lobby seat taken) here."""
         row = self.seats[seat]
         row.token_hash, row.player_id = token_hash, player
-        self._seats_written()
+        self._written_here()
 
     def seat_bots(self, seats: list[int], bot: str, options: dict[str, Any]) -> None:
         """Bots of ``bot`` with ``options`` took these open seats here."""
         for seat in seats:
             row = self.seats[seat]
             row.kind, row.bot, row.level = "bot", bot, options
-        self._seats_written()
+        self._written_here()
 
-    def seats_read(self, fresh: list[SeatRow]) -> bool:
-        """The seats as the database has them now (another worker may have written
-        them); whether any changed."""
+    def seat_read_begins(self) -> int:
+        """A read of the seats from the database begins: its mark for ``seats_read``."""
+        self._seat_marks += 1
+        self._seat_read_mark = self._seat_marks
+        return self._seat_marks
+
+    def seat_read_overtaken(self, mark: int) -> bool:
+        """Whether the read ``mark``, dropped by ``seats_read``, was overtaken by a write
+        here and no newer read (which would see that write and the rest): it must be read
+        again, or a change another worker made before it would wait for the next read."""
+        return self._seat_read_mark == mark
+
+    def seats_read(self, fresh: list[SeatRow], mark: int) -> bool | None:
+        """The seats as the database had them when the read ``mark`` began (another
+        worker may have written them); whether any changed, None when the read is
+        older than the seats shown (a newer read or a write here came first: nothing
+        applied)."""
+        if mark < self._seats_mark:
+            return None
+        self._seats_mark = mark
         changed = False
         for old, new in zip(self.seats, fresh, strict=False):
             if (old.kind, old.bot, old.level, old.token_hash, old.player_id, old.left) != (
@@ -262,6 +286,13 @@ class Session:
     def seat_left(self, seat: int, when: datetime) -> None:
         """The seat's player gave it up here: a bot plays it from now on (turns.py)."""
         self.seats[seat].left = when
+        self._written_here()
+
+    def _written_here(self) -> None:
+        """A seat was written here (after the database): any read begun before is
+        older."""
+        self._seat_marks += 1
+        self._seats_mark = self._seat_marks
         self._seats_written()
 
     def _seats_written(self) -> None:

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 DRIVE_RETRY = 2.0  # seconds before a bot driver asks again for a game it could not take
+SEAT_READS = 3  # reads of the seats at most when writes here keep overtaking them
 
 
 class Keeper:
@@ -145,10 +146,18 @@ class Replica:
 
     async def reread_seats(self, session: Session) -> None:
         """The seats from the database (another worker may have written them): the
-        session applies and announces what changed."""
-        fresh = await asyncio.to_thread(read_seats, self.engine, session.id)
-        if session.seats_read(fresh):
-            self.rooms.ensure_driver(session)  # bots took open seats there
+        session applies and announces what changed.  Reads run off the loop and end in
+        any order (a notice, a socket, a request at once): one older than the seats shown
+        is dropped — read again when a write here overtook it (``seat_read_overtaken``),
+        at most a few times: a later notice or refresh reads again anyway."""
+        for _ in range(SEAT_READS):
+            mark = session.seat_read_begins()
+            fresh = await asyncio.to_thread(read_seats, self.engine, session.id)
+            changed = session.seats_read(fresh, mark)
+            if changed:
+                self.rooms.ensure_driver(session)  # bots took open seats there
+            if changed is not None or not session.seat_read_overtaken(mark):
+                return
 
     # -- what the bus hears --------------------------------------------------------------
     def seats_heard(self, match_id: str) -> None:

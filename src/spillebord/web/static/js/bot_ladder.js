@@ -8,7 +8,7 @@ import { getBotLadder } from "./api.js";
 import { dotsChart } from "./charts.js";
 import { t } from "./i18n.js";
 import { botName } from "./names.js";
-import { el } from "./ui.js";
+import { el, newestWins } from "./ui.js";
 
 /** @typedef {import("./protocol").BotLadderEntry} BotLadderEntry */
 
@@ -24,7 +24,7 @@ function entryNote(e) {
   return e.about ? t("rating.bot_account_about", { about: e.about }) : t("rating.bot_account");
 }
 
-let latest = 0; // the newest call of showBotLadder: only its answer is drawn
+const call = newestWins(); // the newest call of showBotLadder: only its answer is drawn
 
 /**
  * Fill the computer ladder section for one game and seat count (the newest call wins).
@@ -33,9 +33,9 @@ let latest = 0; // the newest call of showBotLadder: only its answer is drawn
  * @param {number} seats
  */
 export async function showBotLadder(game, gameName, seats) {
-  const asked = ++latest;
+  const stale = call();
   const ladder = await getBotLadder(game, seats);
-  if (asked !== latest) return; // another choice was made meanwhile: it draws
+  if (stale()) return; // another choice was made meanwhile: it draws
   const title = document.getElementById("bots-title");
   if (title) title.textContent = t("rating.bots_board_title", { game: gameName, seats });
   const table = /** @type {HTMLTableElement | null} */ (document.getElementById("bots-board"));

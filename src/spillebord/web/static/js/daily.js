@@ -10,7 +10,7 @@
 import { ApiError, dailyCommitments, dailyDays, dailyInfo, dailyLeaderboard, ensurePlayer, getGames, playDaily, rememberMatch, saveToken } from "./api.js";
 import { howToCheck, sha256Hex } from "./fair.js";
 import { currentLang, t } from "./i18n.js";
-import { el, errorText, initPage, showMessage } from "./ui.js";
+import { el, errorText, initPage, newestWins, showMessage } from "./ui.js";
 
 const SEALS = "spillebord.daily.seals";
 
@@ -56,15 +56,22 @@ function clock(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-/** @param {HTMLElement} box @param {GameInfo} g @param {string} day */
-async function board(box, g, day) {
+/**
+ * Draw a day's leaderboard in `box`.  Days can be chosen faster than the answers come,
+ * and answers come in any order: a call whose `stale()` turned true (a newer day was
+ * chosen) draws nothing.
+ * @param {HTMLElement} box @param {GameInfo} g @param {string} day @param {() => boolean} stale
+ */
+async function board(box, g, day, stale) {
   box.innerHTML = "";
   const data = await dailyLeaderboard(g.key, day);
-  if (data.deal === null) {
+  if (stale()) return;
+  const verdict = data.deal === null ? null : await check(g.key, data);
+  if (stale()) return;
+  if (verdict === null) { // the day is not over: its deal is sealed
     box.append(el("p", { class: "table-meta daily-sealed", text: t("daily.sealed_board", { day: data.day }) }));
   } else {
     const deal = data.text ? data.text.split(":")[0] : String(data.deal); // exact beyond 2^53
-    const verdict = await check(g.key, data);
     box.append(el("p", { class: "table-meta" }, t("daily.deal_of", { day: data.day, deal }), " ",
       el("a", { class: "daily-practice", href: `/?game=${g.key}&deal=${deal}`, text: t("daily.see_deal") })));
     box.append(el("p", { class: `daily-check ${verdict === "mismatch" ? "fair-bad" : "fair-ok"}`, "data-check": verdict,
@@ -119,8 +126,12 @@ async function card(g) {
   const boardBox = el("div", { class: "daily-board-box" });
   const days = el("select", { "aria-label": t("daily.day"), class: "daily-day" });
   for (const d of (await dailyDays(g.key)).days) days.append(el("option", { value: d.day, text: d.day }));
-  days.addEventListener("change", () => board(boardBox, g, days.value).catch(fail));
-  await board(boardBox, g, info.day);
+  const chosen = newestWins(); // the newest choice of day draws its leaderboard
+  days.addEventListener("change", () => {
+    const stale = chosen();
+    board(boardBox, g, days.value, stale).catch((err) => stale() || fail(err));
+  });
+  await board(boardBox, g, info.day, chosen());
   return el("section", { class: "table-card daily-card", "data-game": g.key },
     el("h2", { text: t("daily.game_today", { game: name, day: info.day }) }),
     el("p", { class: "table-meta daily-seal" }, t("daily.deal_line"), " ",

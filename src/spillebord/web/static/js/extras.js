@@ -6,7 +6,7 @@
 
 import { ApiError, createMatch, getBest, rememberMatch, saveToken } from "./api.js";
 import { currentLang, t } from "./i18n.js";
-import { el, errorText, showMessage, showModal } from "./ui.js";
+import { el, errorText, newestWins, showMessage, showModal } from "./ui.js";
 import { showWin } from "./win.js";
 
 // Pauses count at most this long (server/clock.py's IDLE_CAP): the shown time keeps
@@ -86,18 +86,23 @@ export function createExtras({ match, gameName }) {
   };
   const tick = setInterval(paint, 1000);
 
+  // Asked when the page opens and again when the game ends: the first answer may come
+  // last (a game ended soon after opening) and must not put back the result from before.
+  const bestAsked = newestWins();
   /** @returns {Promise<string | null>} the best result's words, also shown in the panel */
   async function loadBest() {
     if (!player || match.deal === null || match.deal === undefined) return null;
     const deal = match.deal;
+    const stale = bestAsked();
     try {
       const b = await getBest(player, match.game, deal, match.flags || {});
+      if (stale()) return null;
       best.hidden = false;
       best.replaceChildren(el("h2", { text: t("best.title", { deal }) }),
         el("p", { text: bestText(b) }));
       return bestText(b);
     } catch {
-      best.hidden = true;
+      if (!stale()) best.hidden = true;
       return null;
     }
   }

@@ -68,7 +68,9 @@ export function createFairBox(box, matchId) {
       }
       revealing = false;
     }
-    if (shown !== "sealed") {
+    // Only before anything is shown: an ask at the end that fails late (after a
+    // reconnect's welcome revealed the deal) must not seal a revealed deal again.
+    if (!shown) {
       shown = "sealed";
       box.replaceChildren(
         el("h3", { text: t("fair.title") }),

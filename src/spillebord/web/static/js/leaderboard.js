@@ -7,7 +7,7 @@ import { ApiError, getGames, getLeaderboard, getPlayerRatings } from "./api.js";
 import { showBotLadder } from "./bot_ladder.js";
 import { svg, W } from "./charts.js";
 import { currentLang, t } from "./i18n.js";
-import { el, errorText, initPage, showMessage } from "./ui.js";
+import { el, errorText, initPage, newestWins, showMessage } from "./ui.js";
 
 /** @typedef {import("./protocol").GameInfo} GameInfo */
 /** @typedef {import("./protocol").RatingChange} RatingChange */
@@ -40,7 +40,7 @@ function historyChart(history) {
   return root;
 }
 
-let latest = 0; // the newest choice of game and seats: an older choice's answers draw nothing
+const choice = newestWins(); // the newest choice of game and seats: an older choice's answers draw nothing
 
 /**
  * Draw the leaderboard, the caller's own rating and the computer ladder for one game and
@@ -50,8 +50,7 @@ let latest = 0; // the newest choice of game and seats: an older choice's answer
  * @param {number} seats
  */
 async function show(g, seats) {
-  const asked = ++latest;
-  const stale = () => asked !== latest;
+  const stale = choice();
   const name = g.name[currentLang()] || g.name.da;
   const title = document.getElementById("board-title");
   if (title) title.textContent = t("rating.board_title", { game: name, seats });
@@ -86,7 +85,7 @@ async function show(g, seats) {
   try {
     await showBotLadder(g.key, name, seats);
   } catch (err) {
-    fail(err);
+    if (!stale()) fail(err); // an older choice's ladder failing says nothing now
   }
 }
 

@@ -13,7 +13,7 @@ import { createChat } from "./chat.js";
 import { showDailyBadge } from "./daily_badge.js";
 import { showRatingChange } from "./rating.js";
 import { ACCOUNT_SEAT, mergeEvents, Session } from "./session.js";
-import { announce, choose, clearMessage, el, errorText, initPage, showMessage } from "./ui.js";
+import { announce, choose, clearMessage, el, errorText, initPage, newestWins, showMessage } from "./ui.js";
 
 /** @typedef {import("./protocol").StateData} StateData */
 /** @typedef {import("./protocol").MatchInfo & { solver: boolean }} PageMatch the match info and whether the game has a solver */
@@ -344,13 +344,20 @@ async function main() {
   // merged into the match info each time it is replaced.
   /** @param {PageMatch} m @returns {PageMatch} */
   const withPeople = (m) => ({ ...m, seats: m.seats.map((s, i) => ({ ...s, ...(people[i] || {}) })) });
+  // The seated players and the rated line are asked again on every `seats` message (and
+  // the rated line each second at the end): answers come in any order, and only the
+  // newest question's answer is drawn — an older one would bring back a seat's old name
+  // or "talte" back to "tæller".
+  const peopleAsked = newestWins();
+  const ratedAsked = newestWins();
   // Table games: whether the game counts for the ratings, and why not (shown from the start).
   /** @returns {Promise<boolean>} whether the answer was the rater's final one */
   const loadRated = async () => {
     const box = $("rated");
     if (match.seats.length < 2 || !box) return true;
+    const stale = ratedAsked();
     const got = await getMatchRated(matchId).catch(() => null);
-    if (!got) return false;
+    if (!got || stale()) return false;
     const key = got.rated ? (got.final ? "rated.counted" : "rated.yes") : `rated.${got.why}`;
     box.hidden = false;
     box.dataset.rated = got.rated ? "yes" : String(got.why);
@@ -369,8 +376,9 @@ async function main() {
   };
   const loadPeople = async () => {
     if (match.seats.length < 2) return;
+    const stale = peopleAsked();
     const got = await getSeatPeople(matchId).catch(() => null);
-    if (!got) return;
+    if (!got || stale()) return;
     people = got.seats.map((p) => ({ name: p.name, rating: p.rating, bot_account: p.bot_account }));
     match = withPeople(match);
     seatName = seatNamer(match, mySeat);

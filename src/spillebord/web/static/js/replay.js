@@ -11,7 +11,7 @@ import { chatUpTo } from "./chat.js";
 import { formatTime } from "./extras.js";
 import { cardName, currentLang, t } from "./i18n.js";
 import { seatNamer } from "./panel.js";
-import { el, errorText, initPage, showMessage } from "./ui.js";
+import { el, errorText, initPage, newestWins, showMessage } from "./ui.js";
 
 /** @typedef {import("./protocol").GameView} GameView */
 
@@ -71,8 +71,13 @@ async function viewAt(n) {
   return view;
 }
 
+/** The newest step asked for: steps are taken faster than their boards come, and the
+ * boards come in any order; only the newest step's board is drawn. */
+const shown = newestWins();
+
 /** @param {number} n */
 async function show(n) {
+  const stale = shown();
   const total = record.record.actions.length;
   step = Math.max(0, Math.min(total, n));
   $("step").textContent = t("replay.step", { n: step, total });
@@ -87,6 +92,7 @@ async function show(n) {
     $("replay-chat").hidden = false;
   }
   const view = renderer ? await viewAt(step) : null;
+  if (stale()) return; // a newer step is shown: an older one's late board draws nothing
   if (view && renderer) {
     const outcome = /** @type {import("./protocol").Outcome | undefined} */ (view.outcome);
     renderer.update({ view, legal: [], seat: null, toMove: null, events: [], outcome: outcome || null });

@@ -11,7 +11,7 @@ import { currentLang, t } from "./i18n.js";
 import { botName, seatLabel } from "./names.js";
 import { barsChart, linesChart } from "./charts.js";
 import { formatTime } from "./extras.js";
-import { el } from "./ui.js";
+import { el, newestWins } from "./ui.js";
 
 const BLUE = "#2f6fd6";
 const GREEN = "#1f8a4c";
@@ -160,7 +160,7 @@ function hintsNote(hints, won) {
   return t("history.hints", { count: hints });
 }
 
-let historyTurn = 0; // the newest renderHistory call (see there)
+const historyTurn = newestWins(); // the newest renderHistory call (see there)
 
 /**
  * @param {HTMLElement} box
@@ -170,11 +170,11 @@ let historyTurn = 0; // the newest renderHistory call (see there)
 export async function renderHistory(box, games, finished) {
   // Only the newest call draws: a render begun while signed in must not draw the account's
   // games after a sign-out that started a newer one (its fetch may answer last).
-  const turn = ++historyTurn;
+  const stale = historyTurn();
   // Signed in: the account's games from the server (any device); a guest's stay in the browser.
   if (document.getElementById("account")?.dataset.account === "1") {
     const mine = await getMyGames().catch(() => null);
-    if (turn !== historyTurn) return;
+    if (stale()) return;
     if (mine) {
       box.innerHTML = "";
       renderServerHistory(box, games, mine.games);

@@ -171,6 +171,22 @@ export function choose(title, options) {
 }
 
 /**
+ * "The newest call wins" for one thing a page draws from answers that may come in any
+ * order (a choice made again before its answer came, a timer, a socket message): each
+ * call of the returned `begin` starts a new turn and gives that turn's `stale`, true
+ * once a newer turn has begun.  An async drawer checks `stale()` after each await and
+ * draws nothing (and asks for nothing more) when it is.
+ * @returns {() => () => boolean}
+ */
+export function newestWins() {
+  let latest = 0;
+  return () => {
+    const mine = ++latest;
+    return () => mine !== latest;
+  };
+}
+
+/**
  * An element: `attrs` are attributes, except `class`, `text` (its text) and `on<event>`
  * (a listener); null, undefined and false leave an attribute out, true sets it empty.
  * @template {keyof HTMLElementTagNameMap} K
