@@ -175,7 +175,7 @@ async def test_a_request_alone_commits_in_its_callers_step(
     ``submit`` returns, so the acting task goes on in the same loop iteration — and
     requests close together (here: the same step, ``QUIET`` made long so no pause of
     a loaded machine splits them) share one batch again."""
-    monkeypatch.setattr(writer_module, "QUIET", 60.0)
+    monkeypatch.setattr(writer_module, "QUIET", 60.0, raising=False)
     engine = one_match_db(tmp_path / "w.db")
     writer = GroupWriter(engine)
     sizes: list[int] = []
