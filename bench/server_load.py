@@ -20,6 +20,7 @@ import os
 import random
 import resource
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -448,7 +449,7 @@ def compare(args: argparse.Namespace) -> None:
         print(f"  {mode:>14}: before {before:.0f}  now {now:.0f}  "
               f"now/before {now / max(1.0, before):.2f}  (rounds' own ratios "
               f"{' '.join(f'{r:.2f}' for r in pairs)}, median "
-              f"{pairs[len(pairs) // 2]:.2f})")
+              f"{statistics.median(pairs):.2f})")
     if args.json:
         print(json.dumps(runs))
 
