@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from spillebord.server.http.deflate import THRESHOLD
 from tests.server.live import LiveServer, create, settings_for
+
+from spillebord.server.http.deflate import THRESHOLD
 
 
 @pytest.fixture(scope="module")
