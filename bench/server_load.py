@@ -20,6 +20,7 @@ import os
 import random
 import resource
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -437,8 +438,18 @@ def compare(args: argparse.Namespace) -> None:
                             for p in r["phases"] if p["mode"] == mode)
             return float(values[len(values) // 2])
         before, now = med("before"), med("now")
+        # Each round's own ratio too: the two runs of a round are minutes apart at
+        # most, so a slow drift of the machine's load (the old tree's flood alone
+        # spread 149-239 µs over one evening) cancels in it.
+        pairs = sorted(
+            p_now["server_cpu_us_per_action"] / max(1, p_old["server_cpu_us_per_action"])
+            for r_old, r_now in zip(runs["before"], runs["now"], strict=True)
+            for p_old in r_old["phases"] for p_now in r_now["phases"]
+            if p_old["mode"] == mode == p_now["mode"])
         print(f"  {mode:>14}: before {before:.0f}  now {now:.0f}  "
-              f"now/before {now / max(1.0, before):.2f}")
+              f"now/before {now / max(1.0, before):.2f}  (rounds' own ratios "
+              f"{' '.join(f'{r:.2f}' for r in pairs)}, median "
+              f"{statistics.median(pairs):.2f})")
     if args.json:
         print(json.dumps(runs))
 

@@ -22,6 +22,7 @@ from sqlalchemy import insert, select
 from tests.server.live import Client, LiveServer, create, settings_for
 
 from spillebord import games
+from spillebord.server.infra.storage import writer as writer_module
 from spillebord.server.infra.storage.engine import make_engine
 from spillebord.server.infra.storage.migrate import upgrade
 from spillebord.server.infra.storage.models import actions, matches
@@ -165,6 +166,37 @@ async def test_event_rows_commit_on_the_loop_and_wait_for_no_other_writer(
         other.close()
         await asyncio.to_thread(writer.close)
     assert stored_seqs(engine) == [1, 2, 3]
+
+
+async def test_a_request_alone_commits_in_its_callers_step(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite, a quiet server (a paced player): a request with nothing else waiting is
+    committed inside ``submit`` — its callback has run and its future is done when
+    ``submit`` returns, so the acting task goes on in the same loop iteration — and
+    requests close together (here: the same step, ``QUIET`` made long so no pause of
+    a loaded machine splits them) share one batch again."""
+    monkeypatch.setattr(writer_module, "QUIET", 60.0, raising=False)
+    engine = one_match_db(tmp_path / "w.db")
+    writer = GroupWriter(engine)
+    sizes: list[int] = []
+    writer.observe = lambda n, _s: sizes.append(n)
+    calls: list[int] = []
+
+    def row(seq: int) -> dict[str, Any]:
+        return Repository.event_row("m", EventRow(seq, "act", f"{seq}", 0))
+
+    try:
+        await writer.write([row(1)])  # the first: a batch (the writer learns the loop)
+        alone = writer.submit([row(2)], lambda: calls.append(2))
+        assert alone.done() and calls == [2] and sizes == [1, 1]
+        first = writer.submit([row(3)], lambda: calls.append(3))
+        second = writer.submit([row(4)], lambda: calls.append(4))
+        assert not first.done() and not second.done() and calls == [2]
+        await asyncio.gather(first, second)
+        assert calls == [2, 3, 4] and sizes == [1, 1, 2]  # 3 and 4: one batch
+    finally:
+        await asyncio.to_thread(writer.close)
+    assert stored_seqs(engine) == [1, 2, 3, 4]
 
 
 async def test_the_writer_thread_waits_for_sqlites_lock_itself(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from spillebord.server.analysis import routes as analysis_routes
 from spillebord.server.botaccounts import routes as bot_account_routes
 from spillebord.server.daily import routes as daily
 from spillebord.server.errors import Refusal, unavailable
-from spillebord.server.http import api, apidocs, ops, pages
+from spillebord.server.http import api, apidocs, deflate, ops, pages
 from spillebord.server.http.guards import Guards
 from spillebord.server.http.metrics import CountServerErrors
 from spillebord.server.http.proxies import TrustedProxies
@@ -70,7 +70,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for name, service in services.by_name().items():
         setattr(app.state, name, service)
     # Pages, modules and catalogues compressed (a game page's first load 152-169 KB
-    # raw, the target is 150 KB); WebSocket frames have their own deflate.
+    # raw, the target is 150 KB); WebSocket messages have their own deflate, from the
+    # same size on (http/deflate.py).
+    deflate.install()
     app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     # Outermost last: the security headers also go on the guards' refusals.
     app.add_middleware(ops.RefuseWhileDraining, ops=services.ops)

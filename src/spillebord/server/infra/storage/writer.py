@@ -55,6 +55,7 @@ Op = dict[str, Any] | Callable[[Connection], None]
 OnCommit = Callable[[], None] | None
 _Request = tuple[Sequence[Op], asyncio.Future[None], asyncio.AbstractEventLoop, OnCommit]
 MAX_BATCH = 512
+QUIET = 0.0005  # s: a request this soon after one committed alone waits for a batch
 # shared mode: (the matches of a batch) -> this worker's lease token of those it holds
 Fence = Callable[[Iterable[str]], dict[str, str]]
 
@@ -90,6 +91,13 @@ class GroupWriter:
         # of a match whose ``owners`` row carries another token are not written
         self.fence = fence
         self.health = WriteHealth()  # failures by reason, logged once per outage
+        # A request alone commits at once, in its caller's step, without waiting for
+        # the next loop iteration (``_alone``): a paced game server's every action
+        # saves a loop iteration and a wake-up of its task.  Set by the first batch
+        # (on the loop's thread).
+        self._loop_thread: int | None = None
+        self._batching = True  # the last batch held several requests: keep batching
+        self._alone_at = float("-inf")  # the loop's time of the last request alone
 
     async def write(self, ops: Sequence[Op]) -> None:
         await self.submit(ops)
@@ -104,12 +112,34 @@ class GroupWriter:
         if loop is None:
             loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
+        request = (ops, fut, loop, on_commit)
+        if (not self._batching and self._inline is not None and self._alone(loop)
+                and self._commit_inline([request])):  # on_commit ran; fut resolved
+            self._alone_at = loop.time()
+            return fut
         with self._pending_lock:
-            self._pending.append((ops, fut, loop, on_commit))
+            self._pending.append(request)
             first = len(self._pending) == 1
         if first:
             loop.call_soon(self._hand_over)
         return fut
+
+    def _alone(self, loop: asyncio.AbstractEventLoop) -> bool:
+        """Whether a request may be committed at once, in the caller's own step (a
+        SQLite file, on the loop's thread): nothing else waits or is in the thread's
+        hands, and no request was committed that way in this loop iteration or within
+        ``QUIET`` seconds of it (uvloop's clock moves once an iteration) — more than one
+        request a moment means a busy game server, whose requests share batches again
+        (``_batching``, until a batch holds one request)."""
+        if threading.get_ident() != self._loop_thread:
+            return False
+        with self._pending_lock:
+            if self._pending or self._in_thread:
+                return False
+        if loop.time() - self._alone_at < QUIET:
+            self._batching = True
+            return False
+        return True
 
     def _hand_over(self, inline: bool = True) -> None:
         """The requests of one loop iteration: committed right here when they are
@@ -120,6 +150,9 @@ class GroupWriter:
             idle = self._in_thread == 0
         if not requests:
             return
+        if inline:  # (called by the loop: its thread)
+            self._loop_thread = threading.get_ident()
+            self._batching = len(requests) > 1
         if inline and idle and self._inline is not None and self._commit_inline(requests):
             return
         with self._pending_lock:
