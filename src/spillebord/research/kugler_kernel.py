@@ -24,19 +24,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spillebord.games.kugler.board import HOME_SIZE, MARBLES
+from spillebord.games.kugler.board import HOME_SIZE
+from spillebord.games.kugler.counting import draw_scratch, random_legal
 from spillebord.games.kugler.kernel import (
-    CAP,
     CODE_SHIFT,
     G_HOME,
     G_PARTNER,
     GEO,
-    NRANKS,
     OUT_CAP,
-    SPLIT_CAP,
-    WORK,
     apply_into,
-    random_legal,
 )
 from spillebord.games.kugler.kernel import legal as kernel_legal
 
@@ -175,7 +171,7 @@ def random_playouts(n: int, games: int, deck0: np.ndarray, flags: int, limit: in
                     wins: np.ndarray, lengths: np.ndarray) -> int:
     """``games`` random games (every legal action equally likely) from fresh deals; each
     game's winning team (−1 none) and turns into ``wins`` / ``lengths``; total turns.
-    The whole loop is compiled and allocates nothing per turn: the kernel's
+    The whole loop is compiled and allocates nothing per turn: games/kugler/counting.py's
     ``random_legal`` counts the legal moves and draws one as ``legal`` then
     ``np.random.randint(k)`` would (the same game, draw for draw)."""
     np.random.seed(s)
@@ -185,13 +181,7 @@ def random_playouts(n: int, games: int, deck0: np.ndarray, flags: int, limit: in
     draw = np.zeros((1, NCARDS), np.int8)
     disc = np.zeros((1, NCARDS), np.int8)
     info = np.zeros((1, NINFO), np.int64)
-    opts = np.empty(CAP, np.int64)
-    roff = np.zeros(NRANKS + 1, np.int64)
-    alias = np.empty((SPLIT_CAP, 2), np.int64)
-    work = np.zeros(WORK, np.int64)
-    w = np.empty(size, np.int8)
-    mine = np.empty(MARBLES, np.int64)
-    sk = np.empty(CAP, np.int64)
+    opts, roff, alias, work, w, mine, sk, rt = draw_scratch()
     optional = flags & F_OPTIONAL != 0
     strict = flags & F_STRICT != 0
     deck = deck0.copy()
@@ -201,7 +191,7 @@ def random_playouts(n: int, games: int, deck0: np.ndarray, flags: int, limit: in
         while not info[0, DONE]:
             key = random_legal(board[0], n, colour(info, 0, n),
                                packed_hand(hands, 0, info[0, TURN]), optional, strict,
-                               opts, roff, alias, work, w, mine, sk)
+                               opts, roff, alias, work, w, mine, sk, rt)
             step(n, 0, key, board, hands, draw, disc, info)
         wins[gm] = info[0, WIN]
         lengths[gm] = info[0, TURNS]

@@ -1,8 +1,9 @@
-"""The rules kernel of Kugler og Jokere: the only implementation of the move rules,
-compiled with Numba (``cache=True``) and used by the engine (moves.py, state.py), the
-reasons for refused actions (explain.py), the bots' playouts and evaluation
-(bots/kugler/) and the research vector engine's random playouts (``random_legal``: one
-uniformly drawn legal key without listing them all; research/kugler_kernel.py).
+"""The rules kernel of Kugler og Jokere: the implementation of the move rules, compiled
+with Numba (``cache=True``) and used by the engine (moves.py, state.py), the reasons for
+refused actions (explain.py), the bots' playouts and evaluation (bots/kugler/) and the
+research vector engine's random playouts (research/kugler_kernel.py), which draw through
+counting.py: it counts these moves without listing them (the same rules read along each
+colour's route, checked equal to this listing) and lists only the drawn card's.
 
 Rulings covered (rule book kugler): 3 (what each card does: A and J/Q/K out or forward,
 2–6/9/10 forward, 7 whole or split 1+6 … 6+1 between two different marbles applied one
@@ -597,56 +598,3 @@ def legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool, strict: 
         out[at + 1] = alias[j, 1]
         at += 2
     return at
-
-
-@njit(cache=True)
-def random_legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
-                 strict: bool, opts: np.ndarray, roff: np.ndarray, alias: np.ndarray,
-                 work: np.ndarray, w: np.ndarray, mine: np.ndarray,
-                 sk: np.ndarray) -> int:
-    """One of ``legal``'s keys, every one equally likely, drawn from Numba's generator
-    exactly as ``legal`` then ``np.random.randint(k)`` would (no draw when ``k`` is 1):
-    the moves are counted per rank, and only the drawn move is found in text order (a
-    quickselect on its rank's sort keys).  Scratch as ``rank_options_into``'s."""
-    g = GEO[seats]
-    ranks = 0
-    h = hand
-    while h:
-        ranks |= 1 << CODE_RANK[h & 63]
-        h >>= 6
-    if c >= 0:
-        _collect(b, g, c, ranks, optional, opts, roff, alias, work, w, mine)
-    else:
-        roff[:] = 0
-    usable = 0
-    unusable = 0
-    h = hand
-    while h:
-        cnt = roff[CODE_RANK[h & 63] + 1] - roff[CODE_RANK[h & 63]]
-        if cnt:
-            usable += cnt
-        else:
-            unusable += 1
-        h >>= 6
-    k = usable + (unusable if unusable and (not strict or usable == 0) else 0)
-    j = 0 if k == 1 else np.random.randint(k)
-    h = hand
-    while h:
-        code = h & 63
-        r = CODE_RANK[code]
-        cnt = roff[r + 1] - roff[r]
-        if j < cnt:
-            one: int = opts[roff[r]] if cnt == 1 else _select(g, c, opts, roff[r],
-                                                               roff[r + 1], j, sk)
-            return code << CODE_SHIFT | one
-        j -= cnt
-        h >>= 6
-    h = hand
-    while h:  # the discards of unusable cards
-        code = h & 63
-        if roff[CODE_RANK[code] + 1] == roff[CODE_RANK[code]]:
-            if j == 0:
-                return code << CODE_SHIFT
-            j -= 1
-        h >>= 6
-    return -1
