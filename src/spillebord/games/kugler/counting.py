@@ -54,16 +54,18 @@ from spillebord.games.kugler.kernel import (
     _rank_options,
     _select,
     _sort_key,
+    _splits,
     backward8,
     landing_ok,
 )
 
-# the route scratch (``draw_scratch``'s ``rt``): route positions and forward masks of the
-# own marbles in route order (their fields are in ``mine``), each rank's count, the field
-# a marble may enter from the start area (−1: none), 1 when the 7s were listed by kernel.py
-R_POS, R_OK, R_CNT = 0, MARBLES + 1, 2 * (MARBLES + 1)
-R_START, R_LISTED7 = R_CNT + NRANKS, R_CNT + NRANKS + 1
-ROUTE_WIDTH = R_LISTED7 + 1
+# the route scratch (``draw_scratch``'s ``rt``): route positions, forward masks and
+# partner masks of the own marbles in route order (their fields are in ``mine``), each
+# rank's count, the field a marble may enter from the start area (−1: none), 1 when a
+# split 7 may push a partner
+R_POS, R_OK, R_PM, R_CNT = 0, MARBLES + 1, 2 * (MARBLES + 1), 3 * (MARBLES + 1)
+R_START, R_PUSH7 = R_CNT + NRANKS, R_CNT + NRANKS + 1
+ROUTE_WIDTH = R_PUSH7 + 1
 MAX_STEP = 10  # the longest forward move (T, J, Q, K)
 
 
@@ -177,41 +179,46 @@ def _forward_masks(g: np.ndarray, c: int, m: int, blocked: int, rt: np.ndarray) 
 
 
 @njit(cache=True)
-def _may_push(b: np.ndarray, g: np.ndarray, c: int, m: int, rt: np.ndarray) -> bool:
-    """A partner marble on the track within six route fields ahead of an own marble: a
-    split 7's step could push it (those splits are left to the listing)."""
+def _partner_masks(b: np.ndarray, g: np.ndarray, c: int, m: int, rt: np.ndarray) -> bool:
+    """For each own marble, bit k (1 … 6) set when a partner marble stands k route fields
+    ahead on the track (a split 7's step landing there pushes it); True if any is."""
     track = g[G_TRACK]
     p = g[G_PARTNER + c]
     e1 = g[G_ENTRY + c] + 1
+    anywhere = 0
     for i in range(m):
         q = rt[R_POS + i]
+        pm = 0
         for k in range(1, 7):
             if q + k >= track:
                 break
             f = q + k + e1
             if f >= track:
                 f -= track
-            if b[f] == p:
-                return True
-    return False
+            pm |= (b[f] == p) << k
+        rt[R_PM + i] = pm
+        anywhere |= pm
+    return anywhere != 0
 
 
 @njit(cache=True)
 def _splits_front_first(m: int, rt: np.ndarray) -> int:
     """The distinct boards of split 7s that push no partner: the legal splits moving the
-    front marble first."""
+    front marble first and landing on no partner marble."""
     n = 0
     for i in range(1, m):
-        oki = rt[R_OK + i]
+        oki = rt[R_OK + i] & ~rt[R_PM + i]
         q1base = rt[R_POS + i]
         rear = rt[R_POS + i - 1]
+        rear_pm = rt[R_PM + i - 1]
         for a in range(1, 7):
             if not oki >> a & 1:
                 continue
             k = 7 - a
             for j in range(i - 1):  # the next own marble ahead of j did not move
-                n += rt[R_OK + j] >> k & 1
-            n += rear + k < q1base + a  # the marble just behind: up to the moved one
+                n += (rt[R_OK + j] & ~rt[R_PM + j]) >> k & 1
+            # the marble just behind: up to the moved one, its old field free
+            n += (rear + k < q1base + a) & (not rear_pm >> k & 1)
     return n
 
 
@@ -242,14 +249,16 @@ def _list_forward(g: np.ndarray, c: int, k: int, m: int, mine: np.ndarray,
 
 
 @njit(cache=True)
-def _list_sevens(g: np.ndarray, c: int, m: int, mine: np.ndarray, rt: np.ndarray,
-                 opts: np.ndarray) -> int:
-    """The 7s of a position whose splits push no partner, as kernel.py lists them: the
-    whole moves, then one split per board under the text that sorts first (the rear-first
-    order of a pair reaches the front-first one's board when it is legal)."""
+def _list_sevens(b: np.ndarray, g: np.ndarray, c: int, m: int, mine: np.ndarray,
+                 rt: np.ndarray, opts: np.ndarray, alias: np.ndarray, work: np.ndarray,
+                 w: np.ndarray) -> int:
+    """The 7s as kernel.py lists them (unsorted): the whole moves, one split per board
+    under the text that sorts first (the rear-first order of a pair that pushes no
+    partner reaches the front-first one's board when it is legal), then the splits that
+    push a partner, from kernel._splits."""
     at = _list_forward(g, c, 7, m, mine, rt, opts, -1)
     for i in range(1, m):
-        oki = rt[R_OK + i]
+        oki = rt[R_OK + i] & ~rt[R_PM + i]
         qi = rt[R_POS + i]
         for a in range(1, 7):
             if not oki >> a & 1:
@@ -258,6 +267,8 @@ def _list_sevens(g: np.ndarray, c: int, m: int, mine: np.ndarray, rt: np.ndarray
             d1 = _field(g, c, qi + a)
             for j in range(i):
                 qj = rt[R_POS + j]
+                if rt[R_PM + j] >> k & 1:
+                    continue
                 rear_first = rt[R_OK + j] >> k & 1
                 if not (rear_first or (j == i - 1 and qj + k < qi + a)):
                     continue
@@ -269,6 +280,8 @@ def _list_sevens(g: np.ndarray, c: int, m: int, mine: np.ndarray, rt: np.ndarray
                         key = other
                 opts[at] = key
                 at += 1
+    if rt[R_PUSH7]:
+        at, _ = _splits(b, g, c, mine, m, False, opts, at, alias, 0, work, w, True)
     return at
 
 
@@ -285,7 +298,7 @@ def count_moves(b: np.ndarray, g: np.ndarray, c: int, ranks: int, mine: np.ndarr
     _forward_masks(g, c, m, blocked, rt)
     start = 0
     rt[R_START] = -1
-    rt[R_LISTED7] = 0
+    rt[R_PUSH7] = 0
     if m < MARBLES and landing_ok(b, g, c, g[G_START + c]):
         start = 1
         rt[R_START] = g[G_START + c]
@@ -308,13 +321,11 @@ def count_moves(b: np.ndarray, g: np.ndarray, c: int, ranks: int, mine: np.ndarr
             if r in (R_A, R_J, R_Q, R_K):
                 n += start
             if r == R_7 and m >= 2:
-                if _may_push(b, g, c, m, rt):
-                    at, _ = _rank_options(b, g, c, R_7, mine, m, False, opts, 0, alias,
-                                          0, work, w)
-                    n = at
-                    rt[R_LISTED7] = 1
-                else:
-                    n += _splits_front_first(m, rt)
+                if _partner_masks(b, g, c, m, rt):
+                    rt[R_PUSH7] = 1
+                    n += _splits(b, g, c, mine, m, False, opts, 0, alias, 0, work, w,
+                                 True)[0]
+                n += _splits_front_first(m, rt)
         rt[R_CNT + r] = n
     return m
 
@@ -365,8 +376,8 @@ def random_legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
             lo, hi = 0, cnt
             if optional:
                 lo, hi = roff[r], roff[r + 1]
-            elif r == R_7 and not rt[R_LISTED7]:
-                _list_sevens(g, c, m, mine, rt, opts)
+            elif r == R_7:
+                hi = _list_sevens(b, g, c, m, mine, rt, opts, alias, work, w)
             elif r != R_8 and r != R_JK and r != R_7:
                 start = rt[R_START] if r in (R_A, R_J, R_Q, R_K) else -1
                 _list_forward(g, c, STEP[r], m, mine, rt, opts, start)

@@ -285,13 +285,15 @@ def scratch() -> tuple[np.ndarray, np.ndarray]:
 @njit(cache=True)
 def _splits(b: np.ndarray, g: np.ndarray, c: int, mine: np.ndarray, m: int,
             optional: bool, out: np.ndarray, at: int, alias: np.ndarray,
-            na: int, work: np.ndarray, w: np.ndarray) -> tuple[int, int]:
+            na: int, work: np.ndarray, w: np.ndarray, pushes: bool) -> tuple[int, int]:
     """Split 7s: two different marbles, first part a (1–6) then 7 − a, applied in order;
     one option per distinct resulting board, under the text that sorts first; the other
     texts go to ``alias`` as (alias, listed) pairs.  ``work`` (``WORK``) and ``w`` (a
     board's room) are scratch: the steps are played on ``w`` and undone (a step changes
     at most its two fields and the partner's entry and first home field), and the
-    boards are told apart by a hash of their changed fields."""
+    boards are told apart by a hash of their changed fields.  With ``pushes``, only the
+    splits of which a step lands on a partner marble (counting.py counts the others;
+    no other split reaches their boards: they move a partner marble)."""
     size = g[G_SIZE]
     p = g[G_PARTNER + c]
     e_p = g[G_ENTRY + p]
@@ -318,6 +320,8 @@ def _splits(b: np.ndarray, g: np.ndarray, c: int, mine: np.ndarray, m: int,
                             if d2 < 0:
                                 continue
                             q1, q2, q3, q4 = w[y], w[d2], w[e_p], w[h_p]
+                            if pushes and o2 != p and q2 != p:
+                                continue
                             if do_step(w, g, c, y, d2):
                                 n, na = _split_seen(b, w, g, c, x, d1, y, d2, e_p, h_p,
                                                     work, stamp, n, alias, na)
@@ -432,7 +436,8 @@ def _rank_options(b: np.ndarray, g: np.ndarray, c: int, rank: int, mine: np.ndar
             out[at] = _pk(x, t, -1, -1)
             at += 1
     if rank == R_7 and m >= 2:
-        at, na = _splits(b, g, c, mine, m, optional, out, at, alias, na, work, w)
+        at, na = _splits(b, g, c, mine, m, optional, out, at, alias, na, work, w,
+                         False)
     return at, na
 
 
