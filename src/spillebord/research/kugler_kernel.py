@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from spillebord.games.kugler.board import HOME_SIZE
-from spillebord.games.kugler.counting import draw_scratch, random_legal
+from spillebord.games.kugler.counting import bit_index, draw_scratch, random_legal
 from spillebord.games.kugler.kernel import (
     CODE_SHIFT,
     G_HOME,
@@ -46,13 +46,19 @@ STEPS_MASK = (1 << CODE_SHIFT) - 1
 
 @njit(cache=True)
 def packed_hand(hands: np.ndarray, b: int, s: int) -> int:
-    """The kernel's form of seat ``s``'s hand: its distinct codes ascending, 6 bits each."""
-    h = 0
-    i = 0
+    """The kernel's form of seat ``s``'s hand: its distinct codes ascending, 6 bits each
+    (the codes held as bits first: a loop the compiler vectorises)."""
+    row = hands[b, s]
+    held = 0
     for code in range(1, NCODES):
-        if hands[b, s, code] > 0:
-            h |= code << (6 * i)
-            i += 1
+        held |= (row[code] > 0) << code
+    h = 0
+    shift = 0
+    while held:
+        low = held & -held
+        h |= bit_index(low) << shift
+        shift += 6
+        held ^= low
     return h
 
 

@@ -86,6 +86,13 @@ BIT_INDEX[[((1 << i) * DEBRUIJN & (1 << 64) - 1) >> 58 for i in range(64)]] = ra
 
 
 @njit(cache=True, inline="always")
+def bit_index(low: int) -> int:
+    """The index of ``low``'s one set bit."""
+    i: int = BIT_INDEX[(low * DEBRUIJN) >> 58 & 63]
+    return i
+
+
+@njit(cache=True, inline="always")
 def _own_bits(b: np.ndarray, lo: int, track: int, c: int) -> int:
     """Bit f − lo set when colour ``c`` has a marble on track field f (lo ≤ f < lo + 64):
     64 fields read from a view, a loop the compiler vectorises (the last word's fields
@@ -114,7 +121,7 @@ def _scan(b: np.ndarray, g: np.ndarray, c: int, mine: np.ndarray,
         bits = _own_bits(b, lo, track, c)
         while bits:
             low = bits & -bits
-            f = lo + BIT_INDEX[(low * DEBRUIJN) >> 58 & 63]
+            f = lo + bit_index(low)
             mine[m] = f
             first += f < e1
             m += 1
