@@ -51,7 +51,6 @@ from spillebord.games.kugler.kernel import (
     _collect,
     _pk,
     _pk_start,
-    _rank_options,
     _select,
     _sort_key,
     _splits,
@@ -263,7 +262,7 @@ def _list_sevens(b: np.ndarray, g: np.ndarray, c: int, m: int, mine: np.ndarray,
     under the text that sorts first (the rear-first order of a pair that pushes no
     partner reaches the front-first one's board when it is legal), then the splits that
     push a partner, from kernel._splits."""
-    at = _list_forward(g, c, 7, m, mine, rt, opts, -1)
+    at = _list_forward(g, c, STEP[R_7], m, mine, rt, opts, np.int64(-1))
     for i in range(1, m):
         oki = rt[R_OK + i] & ~rt[R_PM + i]
         qi = rt[R_POS + i]
@@ -288,8 +287,19 @@ def _list_sevens(b: np.ndarray, g: np.ndarray, c: int, m: int, mine: np.ndarray,
                 opts[at] = key
                 at += 1
     if rt[R_PUSH7]:
-        at, _ = _splits(b, g, c, mine, m, False, opts, at, alias, 0, work, w, True)
+        at = _pushing_splits(b, g, c, mine, m, opts, at, alias, work, w)
     return at
+
+
+@njit(cache=True)
+def _pushing_splits(b: np.ndarray, g: np.ndarray, c: int, mine: np.ndarray, m: int,
+                    opts: np.ndarray, at: int, alias: np.ndarray, work: np.ndarray,
+                    w: np.ndarray) -> int:
+    """kernel._splits's splits that push a partner, listed into ``opts`` from ``at``; the
+    end.  (One call site: Numba compiles a callee once per argument types, and a literal
+    argument is a type of its own.)"""
+    end: int = _splits(b, g, c, mine, m, False, opts, at, alias, 0, work, w, True)[0]
+    return end
 
 
 @njit(cache=True)
@@ -330,8 +340,7 @@ def count_moves(b: np.ndarray, g: np.ndarray, c: int, ranks: int, mine: np.ndarr
             if r == R_7 and m >= 2:
                 if _partner_masks(b, g, c, m, rt):
                     rt[R_PUSH7] = 1
-                    n += _splits(b, g, c, mine, m, False, opts, 0, alias, 0, work, w,
-                                 True)[0]
+                    n = _pushing_splits(b, g, c, mine, m, opts, n, alias, work, w)
                 n += _splits_front_first(m, rt)
         rt[R_CNT + r] = n
     return m
@@ -388,8 +397,9 @@ def random_legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
             elif r != R_8 and r != R_JK and r != R_7:
                 start = rt[R_START] if r in (R_A, R_J, R_Q, R_K) else -1
                 _list_forward(g, c, STEP[r], m, mine, rt, opts, start)
-            else:
-                _rank_options(b, g, c, r, mine, m, False, opts, 0, alias, 0, work, w)
+            else:  # 8 and joker: kernel.py lists them
+                _collect(b, g, c, 1 << r, optional, opts, roff, alias, work, w, mine)
+                lo, hi = roff[r], roff[r + 1]
             one: int = opts[lo] if cnt == 1 else _select(g, c, opts, lo, hi, j, sk)
             return code << CODE_SHIFT | one
         j -= cnt
