@@ -44,7 +44,7 @@ NCARDS = 134
 STEPS_MASK = (1 << CODE_SHIFT) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def packed_hand(hands: np.ndarray, b: int, s: int) -> int:
     """The kernel's form of seat ``s``'s hand: its distinct codes ascending, 6 bits each
     (the codes held as bits first: a loop the compiler vectorises)."""
@@ -62,7 +62,7 @@ def packed_hand(hands: np.ndarray, b: int, s: int) -> int:
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def colour(info: np.ndarray, b: int, n: int) -> int:
     """Whose marbles the seat to move moves (ruling 8): its own, the partner's, or −1."""
     seat = info[b, TURN]
@@ -83,7 +83,7 @@ def legal(n: int, b: int, board: np.ndarray, hands: np.ndarray, info: np.ndarray
     return int(out[0])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _judge(n: int, b: int, board: np.ndarray, info: np.ndarray) -> None:
     half = n // 2
     fin = info[b, FIN]
@@ -111,7 +111,7 @@ def _judge(n: int, b: int, board: np.ndarray, info: np.ndarray) -> None:
     info[b, WIN] = win
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step(n: int, b: int, key: int, board: np.ndarray, hands: np.ndarray,
          draw: np.ndarray, disc: np.ndarray, info: np.ndarray) -> None:
     """Play the legal key ``key`` in game ``b`` (not checked: take it from ``legal``)."""

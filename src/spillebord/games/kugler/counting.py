@@ -107,7 +107,7 @@ def _own_bits(b: np.ndarray, lo: int, track: int, c: int) -> int:
     return w
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _scan(b: np.ndarray, g: np.ndarray, c: int, mine: np.ndarray,
           rt: np.ndarray) -> tuple[int, int]:
     """Colour ``c``'s marbles on the board, in route order: their fields into ``mine``
@@ -152,7 +152,7 @@ def _on_track(b: np.ndarray, g: np.ndarray) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _partner_blocked(b: np.ndarray, g: np.ndarray, c: int) -> int:
     """The partner's home entry when a partner marble stands on it with the first home
     field taken (no marble may land there, ruling 6), else −1."""
@@ -163,7 +163,7 @@ def _partner_blocked(b: np.ndarray, g: np.ndarray, c: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _forward_masks(g: np.ndarray, c: int, m: int, blocked: int, rt: np.ndarray) -> None:
     """For each own marble (route order), bit k (1 … 10) set when it may move k forward
     (without the optional home entry)."""
@@ -184,7 +184,7 @@ def _forward_masks(g: np.ndarray, c: int, m: int, blocked: int, rt: np.ndarray) 
         rt[R_OK + i] = ok
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _partner_masks(b: np.ndarray, g: np.ndarray, c: int, m: int, rt: np.ndarray) -> bool:
     """For each own marble, bit k (1 … 6) set when a partner marble stands k route fields
     ahead on the track (a split 7's step landing there pushes it); True if any is."""
@@ -207,7 +207,7 @@ def _partner_masks(b: np.ndarray, g: np.ndarray, c: int, m: int, rt: np.ndarray)
     return anywhere != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _splits_front_first(m: int, rt: np.ndarray) -> int:
     """The distinct boards of split 7s that push no partner: the legal splits moving the
     front marble first and landing on no partner marble."""
@@ -228,7 +228,7 @@ def _splits_front_first(m: int, rt: np.ndarray) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _field(g: np.ndarray, c: int, q: int) -> int:
     """The field at colour ``c``'s route position ``q``."""
     track = g[G_TRACK]
@@ -238,7 +238,7 @@ def _field(g: np.ndarray, c: int, q: int) -> int:
     return int(f - track if f >= track else f)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _list_forward(g: np.ndarray, c: int, k: int, m: int, mine: np.ndarray,
                   rt: np.ndarray, opts: np.ndarray, start: int) -> int:
     """The moves ``k`` forward (and from the start area onto ``start`` unless −1) into
@@ -302,7 +302,7 @@ def _pushing_splits(b: np.ndarray, g: np.ndarray, c: int, mine: np.ndarray, m: i
     return end
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def count_moves(b: np.ndarray, g: np.ndarray, c: int, ranks: int, mine: np.ndarray,
                 rt: np.ndarray, opts: np.ndarray, alias: np.ndarray, work: np.ndarray,
                 w: np.ndarray) -> int:
@@ -346,7 +346,7 @@ def count_moves(b: np.ndarray, g: np.ndarray, c: int, ranks: int, mine: np.ndarr
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
                  strict: bool, opts: np.ndarray, roff: np.ndarray, alias: np.ndarray,
                  work: np.ndarray, w: np.ndarray, mine: np.ndarray, sk: np.ndarray,
