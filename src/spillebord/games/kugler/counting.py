@@ -291,6 +291,36 @@ def _list_sevens(b: np.ndarray, g: np.ndarray, c: int, m: int, mine: np.ndarray,
     return at
 
 
+@njit(cache=True, inline="always")
+def _list_8_joker(b: np.ndarray, g: np.ndarray, c: int, r: int, m: int, mine: np.ndarray,
+                  opts: np.ndarray) -> int:
+    """The 8's or the joker's moves as kernel._rank_options lists them (unsorted; the
+    joker's only when it has any); their number."""
+    track = g[G_TRACK]
+    at = 0
+    if r == R_8:
+        for i in range(m):
+            x = mine[i]
+            if x < track:
+                d = backward8(b, g, c, x)
+                if d >= 0:
+                    opts[at] = _pk(x, d, -1, -1)
+                    at += 1
+        return at
+    for f in range(track):
+        o = b[f]
+        if o < 0 or o == c or not landing_ok(b, g, c, f):
+            continue
+        if m < MARBLES:
+            opts[at] = _pk_start(c, f)
+            at += 1
+        for i in range(m):
+            if mine[i] < track:
+                opts[at] = _pk(mine[i], f, -1, -1)
+                at += 1
+    return at
+
+
 @njit(cache=True)
 def _pushing_splits(b: np.ndarray, g: np.ndarray, c: int, mine: np.ndarray, m: int,
                     opts: np.ndarray, at: int, alias: np.ndarray, work: np.ndarray,
@@ -397,9 +427,8 @@ def random_legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
             elif r != R_8 and r != R_JK and r != R_7:
                 start = rt[R_START] if r in (R_A, R_J, R_Q, R_K) else -1
                 _list_forward(g, c, STEP[r], m, mine, rt, opts, start)
-            else:  # 8 and joker: kernel.py lists them
-                _collect(b, g, c, 1 << r, optional, opts, roff, alias, work, w, mine)
-                lo, hi = roff[r], roff[r + 1]
+            else:
+                _list_8_joker(b, g, c, r, m, mine, opts)
             one: int = opts[lo] if cnt == 1 else _select(g, c, opts, lo, hi, j, sk)
             return code << CODE_SHIFT | one
         j -= cnt

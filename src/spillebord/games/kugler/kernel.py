@@ -489,7 +489,7 @@ def _sort(g: np.ndarray, c: int, opts: np.ndarray, lo: int, hi: int,
         opts[j + 1] = v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _select(g: np.ndarray, c: int, opts: np.ndarray, lo: int, hi: int, j: int,
             sk: np.ndarray) -> int:
     """The ``j``-th of ``opts[lo:hi]`` in text order (quickselect on the sort keys, in
