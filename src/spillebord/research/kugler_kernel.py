@@ -192,10 +192,11 @@ def random_playouts(n: int, games: int, deck0: np.ndarray, flags: int, limit: in
     strict = flags & F_STRICT != 0
     deck = deck0.copy()
     total = 0
+    row = board[0]
     for gm in range(games):
         reset(n, 0, deck, flags, limit, board, hands, draw, info)
         while not info[0, DONE]:
-            key = random_legal(board[0], n, colour(info, 0, n),
+            key = random_legal(row, n, colour(info, 0, n),
                                packed_hand(hands, 0, info[0, TURN]), optional, strict,
                                opts, roff, alias, work, w, mine, sk, rt)
             step(n, 0, key, board, hands, draw, disc, info)
