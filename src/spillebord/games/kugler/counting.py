@@ -66,6 +66,8 @@ R_POS, R_OK, R_PM, R_CNT = 0, MARBLES + 1, 2 * (MARBLES + 1), 3 * (MARBLES + 1)
 R_START, R_PUSH7 = R_CNT + NRANKS, R_CNT + NRANKS + 1
 ROUTE_WIDTH = R_PUSH7 + 1
 MAX_STEP = 10  # the longest forward move (T, J, Q, K)
+# −1 read from an array: an int64, where a literal −1 would compile a copy of the callee
+NO_FIELD = np.array([-1], dtype=np.int64)
 
 
 @njit(cache=True)
@@ -262,7 +264,7 @@ def _list_sevens(b: np.ndarray, g: np.ndarray, c: int, m: int, mine: np.ndarray,
     under the text that sorts first (the rear-first order of a pair that pushes no
     partner reaches the front-first one's board when it is legal), then the splits that
     push a partner, from kernel._splits."""
-    at = _list_forward(g, c, STEP[R_7], m, mine, rt, opts, np.int64(-1))
+    at = _list_forward(g, c, STEP[R_7], m, mine, rt, opts, NO_FIELD[0])
     for i in range(1, m):
         oki = rt[R_OK + i] & ~rt[R_PM + i]
         qi = rt[R_POS + i]
