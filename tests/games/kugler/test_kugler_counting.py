@@ -52,7 +52,11 @@ def test_counted_moves_are_the_listed_moves(seats: int, flags: dict[str, bool]) 
     for b, c in positions(seats, flags, 1500, seed=seats):
         KN._collect(b, g, c, ALL_RANKS, False, opts, roff, alias, work, w, mine)
         listed = [sorted(opts[roff[r]:roff[r + 1]]) for r in range(KN.NRANKS)]
-        m = C.count_moves(b, g, c, ALL_RANKS, s[5], s[7], s[0], s[2], s[3], s[4])
+        m = C.count_moves(b, g, c, ALL_RANKS, s[5], s[7])
+        if s[7][C.R_PUSH7]:
+            s[7][C.R_CNT + KN.R_7] = C._pushing_splits(b, g, c, s[5], m, s[0],
+                                                       s[7][C.R_CNT + KN.R_7], s[2], s[3],
+                                                       s[4])
         assert list(s[7][C.R_CNT:C.R_CNT + KN.NRANKS]) == [len(x) for x in listed]
         for r in FORWARD_RANKS:
             start = int(s[7][C.R_START]) if r in (KN.R_A, KN.R_J, KN.R_Q, KN.R_K) else -1

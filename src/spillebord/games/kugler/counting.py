@@ -336,12 +336,13 @@ def _pushing_splits(b: np.ndarray, g: np.ndarray, c: int, mine: np.ndarray, m: i
 
 @njit(cache=True, inline="always")
 def count_moves(b: np.ndarray, g: np.ndarray, c: int, ranks: int, mine: np.ndarray,
-                rt: np.ndarray, opts: np.ndarray, alias: np.ndarray, work: np.ndarray,
-                w: np.ndarray) -> int:
+                rt: np.ndarray) -> int:
     """The number of kernel._rank_options's moves of each rank in ``ranks`` for colour
-    ``c`` (without the optional home entry) into ``rt[R_CNT + rank]``; the own marbles'
-    fields stay in ``mine``, their number is the result.  ``opts``, ``alias``, ``work``
-    and ``w``: the listing's scratch, for split 7s that may push a partner."""
+    ``c`` (without the optional home entry) into ``rt[R_CNT + rank]``, but for the
+    split 7s that may push a partner: ``rt[R_PUSH7]`` is 1 when there may be some
+    (``_pushing_splits`` counts them).  The own marbles' fields stay in ``mine``, their
+    number is the result.  (Few array arguments: Numba increfs and decrefs each on
+    every call, inlined or not.)"""
     m, on_track = _scan(b, g, c, mine, rt)
     blocked = _partner_blocked(b, g, c)
     _forward_masks(g, c, m, blocked, rt)
@@ -370,9 +371,7 @@ def count_moves(b: np.ndarray, g: np.ndarray, c: int, ranks: int, mine: np.ndarr
             if r in (R_A, R_J, R_Q, R_K):
                 n += start
             if r == R_7 and m >= 2:
-                if _partner_masks(b, g, c, m, rt):
-                    rt[R_PUSH7] = 1
-                    n = _pushing_splits(b, g, c, mine, m, opts, n, alias, work, w)
+                rt[R_PUSH7] = _partner_masks(b, g, c, m, rt)
                 n += _splits_front_first(m, rt)
         rt[R_CNT + r] = n
     return m
@@ -402,7 +401,10 @@ def random_legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
         for r in range(NRANKS):
             rt[R_CNT + r] = roff[r + 1] - roff[r]
     else:
-        m = count_moves(b, g, c, ranks, mine, rt, opts, alias, work, w)
+        m = count_moves(b, g, c, ranks, mine, rt)
+        if rt[R_PUSH7]:
+            rt[R_CNT + R_7] = _pushing_splits(b, g, c, mine, m, opts, rt[R_CNT + R_7],
+                                              alias, work, w)
     usable = 0
     unusable = 0
     h = hand
