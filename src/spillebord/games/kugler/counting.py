@@ -14,10 +14,16 @@ comparison with the next own marble ahead.  Split 7s (ruling 3) whose steps land
 partner marble move the two marbles and remove the opponents they hit, nothing else: one
 board is reached by at most the two orders of one pair, and moving the front marble first
 is legal whenever the other order is (the rear one cannot pass it), so the distinct boards
-are the legal front-first splits.  Splits that may push a partner (a partner marble within
-six route fields ahead of an own one), the optional home entry, and the one rank whose move
-is drawn are left to kernel.py's listing.  tests/research/test_kugler_batch.py checks the
-counts against the listing position by position, every flag included.
+are the legal front-first splits.  The splits that push a partner (kernel._splits with
+``pushes``: no other split reaches their boards) and every count under the optional home
+entry (the route becomes a loop: kernel._collect) are left to kernel.py's listing.  Only
+the drawn card's moves are listed, from the same masks, in kernel.py's keys.
+tests/games/kugler/test_kugler_counting.py checks the counts and the listings against
+kernel.py's, rank by rank and position by position; tests/research/test_kugler_batch.py
+checks the draws against ``legal`` + ``randint``.
+
+Numba increfs and decrefs every array argument of a call (an atomic each, inlined or
+not): the hot functions take few arrays, and the small ones are inlined.
 """
 
 from __future__ import annotations
@@ -384,9 +390,10 @@ def random_legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
                  rt: np.ndarray) -> int:
     """One of kernel.legal's keys, every one equally likely, drawn from Numba's
     generator exactly as ``legal`` then ``np.random.randint(k)`` would (no draw when
-    ``k`` is 1): the moves are counted per rank, and only the drawn rank's are listed
-    (kernel._rank_options) to find the drawn one in text order (a quickselect on their
-    sort keys).  Scratch: ``draw_scratch()``."""
+    ``k`` is 1): the moves are counted per rank, and only the drawn card's are listed to
+    find the drawn one in text order (a quickselect on their sort keys).  Scratch:
+    ``draw_scratch()``.  Inlined into its compiled callers (the playout loop measured
+    faster so); callable from Python too."""
     g = GEO[seats]
     ranks = 0
     h = hand
