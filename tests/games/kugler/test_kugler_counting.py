@@ -56,7 +56,7 @@ def test_counted_moves_are_the_listed_moves(seats: int, flags: dict[str, bool]) 
         if s[7][C.R_PUSH7]:
             s[7][C.R_CNT + KN.R_7] = C._pushing_splits(b, g, c, s[5], m, s[0],
                                                        s[7][C.R_CNT + KN.R_7], s[2], s[3],
-                                                       s[4])
+                                                       s[4], 1)
         assert list(s[7][C.R_CNT:C.R_CNT + KN.NRANKS]) == [len(x) for x in listed]
         for r in FORWARD_RANKS:
             start = int(s[7][C.R_START]) if r in (KN.R_A, KN.R_J, KN.R_Q, KN.R_K) else -1

@@ -295,7 +295,7 @@ def _list_sevens(b: np.ndarray, g: np.ndarray, c: int, m: int, mine: np.ndarray,
                 opts[at] = key
                 at += 1
     if rt[R_PUSH7]:
-        at = _pushing_splits(b, g, c, mine, m, opts, at, alias, work, w)
+        at = _pushing_splits(b, g, c, mine, m, opts, at, alias, work, w, rt[R_PUSH7])
     return at
 
 
@@ -332,11 +332,13 @@ def _list_8_joker(b: np.ndarray, g: np.ndarray, c: int, r: int, m: int, mine: np
 @njit(cache=True)
 def _pushing_splits(b: np.ndarray, g: np.ndarray, c: int, mine: np.ndarray, m: int,
                     opts: np.ndarray, at: int, alias: np.ndarray, work: np.ndarray,
-                    w: np.ndarray) -> int:
+                    w: np.ndarray, one: int) -> int:
     """kernel._splits's splits that push a partner, listed into ``opts`` from ``at``; the
-    end.  (One call site: Numba compiles a callee once per argument types, and a literal
-    argument is a type of its own.)"""
-    end: int = _splits(b, g, c, mine, m, False, opts, at, alias, 0, work, w, True)[0]
+    end.  ``one`` is 1: Numba compiles a callee once per argument types and a literal
+    argument (``False``, ``0``) is a type of its own, so the flags are made from it at
+    run time, and this call shares kernel._rank_options's compiled ``_splits``."""
+    end: int = _splits(b, g, c, mine, m, one != 1, opts, at, alias, one - 1, work, w,
+                       one == 1)[0]
     return end
 
 
@@ -411,7 +413,7 @@ def random_legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
         m = count_moves(b, g, c, ranks, mine, rt)
         if rt[R_PUSH7]:
             rt[R_CNT + R_7] = _pushing_splits(b, g, c, mine, m, opts, rt[R_CNT + R_7],
-                                              alias, work, w)
+                                              alias, work, w, rt[R_PUSH7])
     usable = 0
     unusable = 0
     h = hand

@@ -437,7 +437,7 @@ def _rank_options(b: np.ndarray, g: np.ndarray, c: int, rank: int, mine: np.ndar
             at += 1
     if rank == R_7 and m >= 2:
         at, na = _splits(b, g, c, mine, m, optional, out, at, alias, na, work, w,
-                         False)
+                         na < 0)  # False, as a run-time bool: one compiled _splits
     return at, na
 
 
