@@ -14,17 +14,8 @@ import numpy as np
 import pytest
 
 from spillebord import games
-from spillebord.games.kugler.board import MARBLES
-from spillebord.games.kugler.kernel import (
-    CAP,
-    CODE_RANK,
-    CODE_SHIFT,
-    NRANKS,
-    R_7,
-    SPLIT_CAP,
-    random_legal,
-    scratch,
-)
+from spillebord.games.kugler.counting import draw_scratch, random_legal
+from spillebord.games.kugler.kernel import CODE_RANK, CODE_SHIFT, R_7
 from spillebord.games.kugler.state import KuglerState
 from spillebord.research import kugler_kernel as K
 from spillebord.research.kugler_batch import (
@@ -138,12 +129,7 @@ def test_random_legal_draws_from_the_legal_list(seats: int, flags: dict[str, boo
     """Position by position (random batch games, 7s and jokers in hand included), the
     kernel's counting draw returns the key the legal list holds at the index that
     ``randint(number of legal moves)`` draws from the same generator."""
-    opts = np.empty(CAP, np.int64)
-    roff = np.zeros(NRANKS + 1, np.int64)
-    alias = np.empty((SPLIT_CAP, 2), np.int64)
-    work, w = scratch()
-    mine = np.empty(MARBLES, np.int64)
-    sk = np.empty(CAP, np.int64)
+    scratch = draw_scratch()
     rng = random.Random(seats)
     batch = KuglerBatch(4, seats, **flags)
     batch.reset(seed=seats)
@@ -156,8 +142,7 @@ def test_random_legal_draws_from_the_legal_list(seats: int, flags: dict[str, boo
             k = int(counts[b])
             K.seed(step * 4 + b)
             key = random_legal(batch.board[b], seats, K.colour(batch.info, b, seats), hand,
-                               bits & K.F_OPTIONAL != 0, bits & K.F_STRICT != 0, opts, roff,
-                               alias, work, w, mine, sk)
+                               bits & K.F_OPTIONAL != 0, bits & K.F_STRICT != 0, *scratch)
             K.seed(step * 4 + b)
             want = batch.keys[b, 0 if k == 1 else K.draw_index(k)]
             assert key == want

@@ -24,19 +24,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from spillebord.games.kugler.board import HOME_SIZE, MARBLES
+from spillebord.games.kugler.board import HOME_SIZE
+from spillebord.games.kugler.counting import bit_index, draw_scratch, random_legal
 from spillebord.games.kugler.kernel import (
-    CAP,
     CODE_SHIFT,
     G_HOME,
     G_PARTNER,
     GEO,
-    NRANKS,
     OUT_CAP,
-    SPLIT_CAP,
-    WORK,
     apply_into,
-    random_legal,
 )
 from spillebord.games.kugler.kernel import legal as kernel_legal
 
@@ -48,19 +44,25 @@ NCARDS = 134
 STEPS_MASK = (1 << CODE_SHIFT) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def packed_hand(hands: np.ndarray, b: int, s: int) -> int:
-    """The kernel's form of seat ``s``'s hand: its distinct codes ascending, 6 bits each."""
-    h = 0
-    i = 0
+    """The kernel's form of seat ``s``'s hand: its distinct codes ascending, 6 bits each
+    (the codes held as bits first: a loop the compiler vectorises)."""
+    row = hands[b, s]
+    held = 0
     for code in range(1, NCODES):
-        if hands[b, s, code] > 0:
-            h |= code << (6 * i)
-            i += 1
+        held |= (row[code] > 0) << code
+    h = 0
+    shift = 0
+    while held:
+        low = held & -held
+        h |= bit_index(low) << shift
+        shift += 6
+        held ^= low
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def colour(info: np.ndarray, b: int, n: int) -> int:
     """Whose marbles the seat to move moves (ruling 8): its own, the partner's, or −1."""
     seat = info[b, TURN]
@@ -81,7 +83,7 @@ def legal(n: int, b: int, board: np.ndarray, hands: np.ndarray, info: np.ndarray
     return int(out[0])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _judge(n: int, b: int, board: np.ndarray, info: np.ndarray) -> None:
     half = n // 2
     fin = info[b, FIN]
@@ -109,7 +111,7 @@ def _judge(n: int, b: int, board: np.ndarray, info: np.ndarray) -> None:
     info[b, WIN] = win
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step(n: int, b: int, key: int, board: np.ndarray, hands: np.ndarray,
          draw: np.ndarray, disc: np.ndarray, info: np.ndarray) -> None:
     """Play the legal key ``key`` in game ``b`` (not checked: take it from ``legal``)."""
@@ -175,7 +177,7 @@ def random_playouts(n: int, games: int, deck0: np.ndarray, flags: int, limit: in
                     wins: np.ndarray, lengths: np.ndarray) -> int:
     """``games`` random games (every legal action equally likely) from fresh deals; each
     game's winning team (−1 none) and turns into ``wins`` / ``lengths``; total turns.
-    The whole loop is compiled and allocates nothing per turn: the kernel's
+    The whole loop is compiled and allocates nothing per turn: games/kugler/counting.py's
     ``random_legal`` counts the legal moves and draws one as ``legal`` then
     ``np.random.randint(k)`` would (the same game, draw for draw)."""
     np.random.seed(s)
@@ -185,23 +187,18 @@ def random_playouts(n: int, games: int, deck0: np.ndarray, flags: int, limit: in
     draw = np.zeros((1, NCARDS), np.int8)
     disc = np.zeros((1, NCARDS), np.int8)
     info = np.zeros((1, NINFO), np.int64)
-    opts = np.empty(CAP, np.int64)
-    roff = np.zeros(NRANKS + 1, np.int64)
-    alias = np.empty((SPLIT_CAP, 2), np.int64)
-    work = np.zeros(WORK, np.int64)
-    w = np.empty(size, np.int8)
-    mine = np.empty(MARBLES, np.int64)
-    sk = np.empty(CAP, np.int64)
+    opts, roff, alias, work, w, mine, sk, rt = draw_scratch()
     optional = flags & F_OPTIONAL != 0
     strict = flags & F_STRICT != 0
     deck = deck0.copy()
     total = 0
+    row = board[0]
     for gm in range(games):
         reset(n, 0, deck, flags, limit, board, hands, draw, info)
         while not info[0, DONE]:
-            key = random_legal(board[0], n, colour(info, 0, n),
+            key = random_legal(row, n, colour(info, 0, n),
                                packed_hand(hands, 0, info[0, TURN]), optional, strict,
-                               opts, roff, alias, work, w, mine, sk)
+                               opts, roff, alias, work, w, mine, sk, rt)
             step(n, 0, key, board, hands, draw, disc, info)
         wins[gm] = info[0, WIN]
         lengths[gm] = info[0, TURNS]

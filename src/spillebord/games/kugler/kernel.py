@@ -1,8 +1,9 @@
-"""The rules kernel of Kugler og Jokere: the only implementation of the move rules,
-compiled with Numba (``cache=True``) and used by the engine (moves.py, state.py), the
-reasons for refused actions (explain.py), the bots' playouts and evaluation
-(bots/kugler/) and the research vector engine's random playouts (``random_legal``: one
-uniformly drawn legal key without listing them all; research/kugler_kernel.py).
+"""The rules kernel of Kugler og Jokere: the implementation of the move rules, compiled
+with Numba (``cache=True``) and used by the engine (moves.py, state.py), the reasons for
+refused actions (explain.py), the bots' playouts and evaluation (bots/kugler/) and the
+research vector engine's random playouts (research/kugler_kernel.py), which draw through
+counting.py: it counts these moves without listing them (the same rules read along each
+colour's route, checked equal to this listing) and lists only the drawn card's.
 
 Rulings covered (rule book kugler): 3 (what each card does: A and J/Q/K out or forward,
 2–6/9/10 forward, 7 whole or split 1+6 … 6+1 between two different marbles applied one
@@ -284,13 +285,15 @@ def scratch() -> tuple[np.ndarray, np.ndarray]:
 @njit(cache=True)
 def _splits(b: np.ndarray, g: np.ndarray, c: int, mine: np.ndarray, m: int,
             optional: bool, out: np.ndarray, at: int, alias: np.ndarray,
-            na: int, work: np.ndarray, w: np.ndarray) -> tuple[int, int]:
+            na: int, work: np.ndarray, w: np.ndarray, pushes: bool) -> tuple[int, int]:
     """Split 7s: two different marbles, first part a (1–6) then 7 − a, applied in order;
     one option per distinct resulting board, under the text that sorts first; the other
     texts go to ``alias`` as (alias, listed) pairs.  ``work`` (``WORK``) and ``w`` (a
     board's room) are scratch: the steps are played on ``w`` and undone (a step changes
     at most its two fields and the partner's entry and first home field), and the
-    boards are told apart by a hash of their changed fields."""
+    boards are told apart by a hash of their changed fields.  With ``pushes``, only the
+    splits of which a step lands on a partner marble (counting.py counts the others;
+    no other split reaches their boards: they move a partner marble)."""
     size = g[G_SIZE]
     p = g[G_PARTNER + c]
     e_p = g[G_ENTRY + p]
@@ -317,6 +320,8 @@ def _splits(b: np.ndarray, g: np.ndarray, c: int, mine: np.ndarray, m: int,
                             if d2 < 0:
                                 continue
                             q1, q2, q3, q4 = w[y], w[d2], w[e_p], w[h_p]
+                            if pushes and o2 != p and q2 != p:
+                                continue
                             if do_step(w, g, c, y, d2):
                                 n, na = _split_seen(b, w, g, c, x, d1, y, d2, e_p, h_p,
                                                     work, stamp, n, alias, na)
@@ -431,7 +436,8 @@ def _rank_options(b: np.ndarray, g: np.ndarray, c: int, rank: int, mine: np.ndar
             out[at] = _pk(x, t, -1, -1)
             at += 1
     if rank == R_7 and m >= 2:
-        at, na = _splits(b, g, c, mine, m, optional, out, at, alias, na, work, w)
+        at, na = _splits(b, g, c, mine, m, optional, out, at, alias, na, work, w,
+                         na < 0)  # False, as a run-time bool: one compiled _splits
     return at, na
 
 
@@ -483,7 +489,7 @@ def _sort(g: np.ndarray, c: int, opts: np.ndarray, lo: int, hi: int,
         opts[j + 1] = v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _select(g: np.ndarray, c: int, opts: np.ndarray, lo: int, hi: int, j: int,
             sk: np.ndarray) -> int:
     """The ``j``-th of ``opts[lo:hi]`` in text order (quickselect on the sort keys, in
@@ -597,56 +603,3 @@ def legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool, strict: 
         out[at + 1] = alias[j, 1]
         at += 2
     return at
-
-
-@njit(cache=True)
-def random_legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
-                 strict: bool, opts: np.ndarray, roff: np.ndarray, alias: np.ndarray,
-                 work: np.ndarray, w: np.ndarray, mine: np.ndarray,
-                 sk: np.ndarray) -> int:
-    """One of ``legal``'s keys, every one equally likely, drawn from Numba's generator
-    exactly as ``legal`` then ``np.random.randint(k)`` would (no draw when ``k`` is 1):
-    the moves are counted per rank, and only the drawn move is found in text order (a
-    quickselect on its rank's sort keys).  Scratch as ``rank_options_into``'s."""
-    g = GEO[seats]
-    ranks = 0
-    h = hand
-    while h:
-        ranks |= 1 << CODE_RANK[h & 63]
-        h >>= 6
-    if c >= 0:
-        _collect(b, g, c, ranks, optional, opts, roff, alias, work, w, mine)
-    else:
-        roff[:] = 0
-    usable = 0
-    unusable = 0
-    h = hand
-    while h:
-        cnt = roff[CODE_RANK[h & 63] + 1] - roff[CODE_RANK[h & 63]]
-        if cnt:
-            usable += cnt
-        else:
-            unusable += 1
-        h >>= 6
-    k = usable + (unusable if unusable and (not strict or usable == 0) else 0)
-    j = 0 if k == 1 else np.random.randint(k)
-    h = hand
-    while h:
-        code = h & 63
-        r = CODE_RANK[code]
-        cnt = roff[r + 1] - roff[r]
-        if j < cnt:
-            one: int = opts[roff[r]] if cnt == 1 else _select(g, c, opts, roff[r],
-                                                               roff[r + 1], j, sk)
-            return code << CODE_SHIFT | one
-        j -= cnt
-        h >>= 6
-    h = hand
-    while h:  # the discards of unusable cards
-        code = h & 63
-        if roff[CODE_RANK[code] + 1] == roff[CODE_RANK[code]]:
-            if j == 0:
-                return code << CODE_SHIFT
-            j -= 1
-        h >>= 6
-    return -1
