@@ -18,16 +18,7 @@ GAME = "gammel_jomfru"
 
 async def test_the_seats_that_accept_move_to_a_new_table_with_a_fresh_deal(
         server: LiveServer) -> None:
-    async with httpx.AsyncClient(base_url=server.http) as http:
-        a_id = (await http.post("/api/players")).json()["player_id"]
-        b_id = (await http.post("/api/players")).json()["player_id"]
-        made = await create(server.http, game=GAME, player=a_id,
-                            seats=["me", "human", {"bot": "random"}])
-        claimed = (await http.post(f"/api/invites/{made['invites'][0]['code']}/claim",
-                                   json={"player": b_id})).json()
-    mid = made["match_id"]
-    a = await Client.open(server.ws, mid, made["token"])
-    b = await Client.open(server.ws, mid, claimed["token"])
+    mid, a, b = await two_seats(server)
     # Not before the end.
     await a.expect("welcome")
     await a.send("rematch")
@@ -70,6 +61,22 @@ async def test_the_seats_that_accept_move_to_a_new_table_with_a_fresh_deal(
         await client.close()
 
 
+async def two_seats(server: LiveServer) -> tuple[str, Client, Client]:
+    """A Gammel Jomfru table of two players (the creator and an invitee) and a random bot;
+    the match and the two seats' sockets."""
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        a_id = (await http.post("/api/players")).json()["player_id"]
+        b_id = (await http.post("/api/players")).json()["player_id"]
+        made = await create(server.http, game=GAME, player=a_id,
+                            seats=["me", "human", {"bot": "random"}])
+        claimed = (await http.post(f"/api/invites/{made['invites'][0]['code']}/claim",
+                                   json={"player": b_id})).json()
+    mid = made["match_id"]
+    a = await Client.open(server.ws, mid, made["token"])
+    b = await Client.open(server.ws, mid, claimed["token"])
+    return mid, a, b
+
+
 async def http_get(server: LiveServer, path: str) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=server.http) as http:
         out: dict[str, Any] = (await http.get(path)).json()
@@ -84,16 +91,7 @@ async def test_an_older_read_of_the_offer_never_replaces_a_newer_one(
     then the held read ends: the table still shows both seats."""
     from spillebord.server.tables import rematch_store
 
-    async with httpx.AsyncClient(base_url=server.http) as http:
-        a_id = (await http.post("/api/players")).json()["player_id"]
-        b_id = (await http.post("/api/players")).json()["player_id"]
-        made = await create(server.http, game=GAME, player=a_id,
-                            seats=["me", "human", {"bot": "random"}])
-        claimed = (await http.post(f"/api/invites/{made['invites'][0]['code']}/claim",
-                                   json={"player": b_id})).json()
-    mid = made["match_id"]
-    a = await Client.open(server.ws, mid, made["token"])
-    b = await Client.open(server.ws, mid, claimed["token"])
+    mid, a, b = await two_seats(server)
     await asyncio.gather(play_randomly(a, random.Random(3)), play_randomly(b, random.Random(4)))
     await a.send("rematch")
     new = (await a.expect("rematch"))["d"]["match_id"]

@@ -61,6 +61,7 @@ from spillebord.games.kugler.kernel import (
     _sort_key,
     _splits,
     backward8,
+    joker_moves,
     landing_ok,
 )
 
@@ -315,18 +316,7 @@ def _list_8_joker(b: np.ndarray, g: np.ndarray, c: int, r: int, m: int, mine: np
                     opts[at] = _pk(x, d, -1, -1)
                     at += 1
         return at
-    for f in range(track):
-        o = b[f]
-        if o < 0 or o == c or not landing_ok(b, g, c, f):
-            continue
-        if m < MARBLES:
-            opts[at] = _pk_start(c, f)
-            at += 1
-        for i in range(m):
-            if mine[i] < track:
-                opts[at] = _pk(mine[i], f, -1, -1)
-                at += 1
-    return at
+    return joker_moves(b, g, c, m, mine, opts, at)
 
 
 @njit(cache=True)

@@ -385,6 +385,26 @@ def _split_seen(b: np.ndarray, w: np.ndarray, g: np.ndarray, c: int, x: int, d1:
         slot = (slot + 1) & (HASH_SIZE - 1)
 
 
+@njit(cache=True, inline="always")
+def joker_moves(b: np.ndarray, g: np.ndarray, c: int, m: int, mine: np.ndarray,
+                out: np.ndarray, at: int) -> int:
+    """Append the joker's moves for colour ``c`` to ``out`` from ``at`` (a new marble onto
+    any field it may land on, or any own marble on the track onto it); the new end."""
+    track = g[G_TRACK]
+    for f in range(track):
+        o = b[f]
+        if o < 0 or o == c or not landing_ok(b, g, c, f):
+            continue
+        if m < MARBLES:
+            out[at] = _pk_start(c, f)
+            at += 1
+        for i in range(m):
+            if mine[i] < track:
+                out[at] = _pk(mine[i], f, -1, -1)
+                at += 1
+    return at
+
+
 @njit(cache=True)
 def _rank_options(b: np.ndarray, g: np.ndarray, c: int, rank: int, mine: np.ndarray,
                   m: int, optional: bool, out: np.ndarray, at: int, alias: np.ndarray,
@@ -413,18 +433,7 @@ def _rank_options(b: np.ndarray, g: np.ndarray, c: int, rank: int, mine: np.ndar
                 has = True
         if not has:
             return at, na
-        for f in range(track):
-            o = b[f]
-            if o < 0 or o == c or not landing_ok(b, g, c, f):
-                continue
-            if m < MARBLES:
-                out[at] = _pk_start(c, f)
-                at += 1
-            for i in range(m):
-                if mine[i] < track:
-                    out[at] = _pk(mine[i], f, -1, -1)
-                    at += 1
-        return at, na
+        return joker_moves(b, g, c, m, mine, out, at), na
     k = STEP[rank]
     for i in range(m):
         x = mine[i]
