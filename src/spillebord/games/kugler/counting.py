@@ -61,6 +61,7 @@ from spillebord.games.kugler.kernel import (
     _sort_key,
     _splits,
     backward8,
+    eight_moves,
     joker_moves,
     landing_ok,
 )
@@ -305,18 +306,9 @@ def _list_8_joker(b: np.ndarray, g: np.ndarray, c: int, r: int, m: int, mine: np
                   opts: np.ndarray) -> int:
     """The 8's or the joker's moves as kernel._rank_options lists them (unsorted; the
     joker's only when it has any); their number."""
-    track = g[G_TRACK]
-    at = 0
     if r == R_8:
-        for i in range(m):
-            x = mine[i]
-            if x < track:
-                d = backward8(b, g, c, x)
-                if d >= 0:
-                    opts[at] = _pk(x, d, -1, -1)
-                    at += 1
-        return at
-    return joker_moves(b, g, c, m, mine, opts, at)
+        return eight_moves(b, g, c, m, mine, opts, 0)
+    return joker_moves(b, g, c, m, mine, opts, 0)
 
 
 @njit(cache=True)

@@ -386,6 +386,22 @@ def _split_seen(b: np.ndarray, w: np.ndarray, g: np.ndarray, c: int, x: int, d1:
 
 
 @njit(cache=True, inline="always")
+def eight_moves(b: np.ndarray, g: np.ndarray, c: int, m: int, mine: np.ndarray,
+                out: np.ndarray, at: int) -> int:
+    """Append the 8's moves for colour ``c`` (each own marble on the track eight fields
+    back, where it may) to ``out`` from ``at``; the new end."""
+    track = g[G_TRACK]
+    for i in range(m):
+        x = mine[i]
+        if x < track:
+            d = backward8(b, g, c, x)
+            if d >= 0:
+                out[at] = _pk(x, d, -1, -1)
+                at += 1
+    return at
+
+
+@njit(cache=True, inline="always")
 def joker_moves(b: np.ndarray, g: np.ndarray, c: int, m: int, mine: np.ndarray,
                 out: np.ndarray, at: int) -> int:
     """Append the joker's moves for colour ``c`` to ``out`` from ``at`` (a new marble onto
@@ -418,14 +434,7 @@ def _rank_options(b: np.ndarray, g: np.ndarray, c: int, rank: int, mine: np.ndar
             out[at] = _pk_start(c, dst)
             at += 1
     if rank == R_8:
-        for i in range(m):
-            x = mine[i]
-            if x < track:
-                d8 = backward8(b, g, c, x)
-                if d8 >= 0:
-                    out[at] = _pk(x, d8, -1, -1)
-                    at += 1
-        return at, na
+        return eight_moves(b, g, c, m, mine, out, at), na
     if rank == R_JK:
         has = m < MARBLES
         for i in range(m):
