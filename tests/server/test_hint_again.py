@@ -7,6 +7,7 @@ Against the real app, its solver worker process and SQLite."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,12 +20,16 @@ from tests.server.live import Client, LiveServer, create, settings_for
 from spillebord.server.infra.storage.models import matches
 
 DEAL = 21
+RATE = 10.0
 
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("hint_again") / "hint.db"
-    server = LiveServer(settings_for(str(db), hint_seconds=1.0, verdict_seconds=1.0)).start()
+    # a small message budget (10 a second, bursts of 20): what a repeated answer costs
+    # the socket shows in seconds
+    server = LiveServer(settings_for(str(db), hint_seconds=1.0, verdict_seconds=1.0,
+                                     rate_per_second=RATE)).start()
     yield server
     server.stop()
 
@@ -118,4 +123,25 @@ async def test_a_decided_verdict_is_answered_again(live: LiveServer) -> None:
     else:
         assert again == first
         assert solver_calls(live) == calls
+    await c.close()
+
+
+async def test_an_answer_given_again_costs_the_socket_like_a_refusal(live: LiveServer
+                                                                    ) -> None:
+    """Answered again without the solver, a question is cheap for the server — so a
+    flood would get its answers as fast as its budget lets it, 10× faster than its
+    refusals did: each one costs the socket 11 messages more of its budget, as a
+    refusal does (http/inflow.py).  Six of them on a socket of 10 messages a second
+    (bursts of 20) take over 3 s; free, they took a few milliseconds."""
+    made = await create(live.http, game="posthus", deal=DEAL + 2)
+    c = await seat_socket(live, made)
+    await c.send("hint")
+    first = await c.expect("hint", 60)
+    t0 = time.monotonic()
+    for _ in range(6):
+        await c.send("hint")
+    for _ in range(6):
+        assert (await c.expect("hint", 30)) == first
+    # 1 + 6 × 12 messages of budget from a burst of 20: ≈ 53 over, read at 10 a second
+    assert time.monotonic() - t0 > 3.0
     await c.close()
