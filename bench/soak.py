@@ -57,6 +57,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import websockets
@@ -118,6 +119,8 @@ async def phase(base: str, ws: str, seconds: float, abusers: bool, pid: int, db:
     work += [table_player(base, ws, normal, stop, random.Random(rng.random()), deals=True)
              for _ in range(TABLE_PLAYERS)]
     work += [lobby_watcher(ws, stop) for _ in range(LOBBY_WATCHERS)]
+    samples: list[Sample] = []
+    work.append(sample_loop(pid, stop, samples))
     spawned = None
     if abusers:
         # The abusive clients in a process of their own at a lower CPU priority: on
@@ -153,6 +156,7 @@ async def phase(base: str, ws: str, seconds: float, abusers: bool, pid: int, db:
               "loop_cpu_per_s": round((end_loop[0] - start_loop[0]) / took, 3),
               "loop_waited_for_cpu_per_s": round((end_loop[1] - start_loop[1]) / took, 3),
               "server_histograms": server,
+              "slowest_moves": slowest(normal, samples),
               "client_failures": failures}
     return normal, abuse, growth
 
@@ -203,11 +207,46 @@ def windows(t: Tally, width: float = 10.0) -> list[float | None]:
             for i in range(max(by, default=-1) + 1)]
 
 
-def slowest(t: Tally, n: int = 5) -> list[tuple[float, float]]:
-    """The ``n`` slowest moves: (ms, seconds into the phase when answered) — to set a
-    spike beside the server's log or a garbage collection."""
-    top = sorted(zip(t.moves, t.move_ends, strict=True), reverse=True)[:n]
-    return [(round(m * 1000, 1), round(end - t.started, 1)) for m, end in top]
+Sample = tuple[float, float, float, float]  # (when, loop ran, loop waited, CPU pressure)
+
+
+def cpu_pressure() -> float:
+    """Seconds (summed since boot) in which some runnable task of the machine waited for
+    a CPU (Linux PSI, /proc/pressure/cpu "some"; 0 where there is none)."""
+    try:
+        some = Path("/proc/pressure/cpu").read_text().splitlines()[0]
+    except (OSError, IndexError):
+        return 0.0
+    return int(some.rsplit("total=", 1)[1]) / 1e6
+
+
+async def sample_loop(pid: int, stop: float, out: list[Sample]) -> None:
+    """Every 0.25 s: the server's event loop's CPU run and wait (schedstat) and the
+    machine's CPU pressure, for ``slowest``."""
+    while time.monotonic() < stop:
+        out.append((time.monotonic(), *loop_seconds(pid), cpu_pressure()))
+        await asyncio.sleep(0.25)
+
+
+def slowest(t: Tally, samples: list[Sample], n: int = 5) -> list[dict[str, float]]:
+    """The ``n`` slowest moves: ms, seconds into the phase when answered, and over the
+    samples around the move (from 0.25 s before it was sent to 0.25 s after its answer)
+    how long the server's event loop ran and waited for a CPU, and the share of that
+    time some task of the machine waited for one (CPU pressure): a spike while the loop
+    waited is the machine, one while it ran is the server's own work."""
+    out = []
+    for m, end in sorted(zip(t.moves, t.move_ends, strict=True), reverse=True)[:n]:
+        near = [s for s in samples if end - m - 0.25 <= s[0] <= end + 0.25]
+        row = {"ms": round(m * 1000, 1), "at_s": round(end - t.started, 1)}
+        if len(near) >= 2:
+            first, last = near[0], near[-1]
+            span = last[0] - first[0]
+            row |= {"loop_ran_ms": round((last[1] - first[1]) * 1000),
+                    "loop_waited_ms": round((last[2] - first[2]) * 1000),
+                    "around_ms": round(span * 1000),
+                    "cpu_pressure": round((last[3] - first[3]) / span, 2)}
+        out.append(row)
+    return out
 
 
 def figures(t: Tally) -> dict[str, Any]:
@@ -220,7 +259,6 @@ def figures(t: Tally) -> dict[str, Any]:
                                                                  strict=True)
                                              if end > t.started + 20], 0.99)),
             "move_p99_ms_by_10s": windows(t),
-            "slowest_moves_ms_at_s": slowest(t),
             "table_moves": len(t.table_moves),
             "table_move_p99_ms": ms(pct(t.table_moves, 0.99)),
             "bot_moves": len(t.bot_waits), "bot_p95_ms": ms(pct(t.bot_waits, 0.95)),
