@@ -228,14 +228,15 @@ async def test_a_seat_flooding_hints_asks_in_the_low_lane(live: LiveServer) -> N
             await sock.close()
 
 
+@pytest.mark.parametrize(("how", "group_nice"), [("group", LOW_NICE), ("session", 0)])
 def test_a_low_lane_worker_can_spend_a_scheduling_group_of_its_own(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, how: str, group_nice: int) -> None:
     """A low-lane worker is nicer than the server; with ``SPILLEBORD_LOW_LANE=group``,
     where Linux groups the CPU by session (autogroup), it is also in a session of its
     own whose group is as nice: a busy low lane then spends its own group's share, not
-    the server's (issue 29's soak).  Fails before: the worker was in the server's
-    session and group."""
-    monkeypatch.setenv("SPILLEBORD_LOW_LANE", "group")
+    the server's (issue 29's soak); with ``session`` its own group is at the ordinary
+    group priority.  Fails before: the worker was in the server's session and group."""
+    monkeypatch.setenv("SPILLEBORD_LOW_LANE", how)
     group = Path("/proc/self/autogroup")
     spawn = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(1, mp_context=spawn, initializer=low_worker,
@@ -247,7 +248,7 @@ def test_a_low_lane_worker_can_spend_a_scheduling_group_of_its_own(
     assert sid != os.getsid(0)
     if group.exists():
         assert its_group.split()[0] != group.read_text().split()[0], its_group
-        assert its_group.split()[-1] == str(LOW_NICE), its_group
+        assert its_group.split()[-1] == str(group_nice), its_group
 
 
 async def test_the_two_low_lanes_share_one_worker_process() -> None:
