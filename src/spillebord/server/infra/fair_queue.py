@@ -25,7 +25,8 @@ other flow, never behind a flow's backlog.
   beside the others' questions, at the low lane's priority, instead of in front of them.
 
 The low lane's worker processes run at ``nice`` +``LOW_NICE``; ``SPILLEBORD_LOW_LANE=group``
-puts each in a session and scheduling group of its own too (``_own_group``), ``idle``
+puts each in a session and scheduling group of its own too (``_own_group``; ``session``:
+one at the ordinary group priority), ``idle``
 puts them in Linux's idle scheduling class too (``SCHED_IDLE``: only when a core has
 nothing else to run — fairer to the others, but on a machine that is never idle the
 bots-only rooms then never move; the full test run showed it) (docs/deploy.md "Limits").
@@ -58,7 +59,8 @@ FLOOD_SECONDS = 60.0  # a player refused ``busy`` asks in the low lane this long
 
 def low_worker(parent: int) -> None:
     """Initializer of a low-lane worker process: a lower CPU priority (``idle``: and the
-    idle scheduling class; ``group``: in a scheduling group of its own), and ending with
+    idle scheduling class; ``group`` / ``session``: in a scheduling group of its own,
+    nice or not), and ending with
     the server (orphans.py)."""
     die_with(parent)  # first: its watching thread keeps the ordinary priority
     how = os.environ.get("SPILLEBORD_LOW_LANE", "nice")
