@@ -378,7 +378,9 @@ async def hint_flood(base: str, ws_base: str, tally: Tally, stop: float,
             while True:
                 msg = orjson.loads(await asyncio.wait_for(ws.recv(), 120))
                 if msg["t"] in ("hint", "error"):
-                    if msg["t"] == "error":
+                    if msg["t"] == "hint":
+                        tally.refuse("flood_answered")  # (counted with the refusals)
+                    else:
                         tally.refuse("flood_" + msg["d"]["code"])
                         await asyncio.sleep(0.05)
                     break

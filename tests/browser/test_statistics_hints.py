@@ -21,20 +21,21 @@ PASSWORD = "Syv tip er mange nok i en kabale"
 
 
 def play(ctx: Any, server: str, player: str, hints: int, moves: list[str]) -> str:
-    """A Posthuskabalen game of the deal: ``hints`` presses of "Tip" first, then the
-    moves, then "resign" unless they won it.  Returns the match id."""
+    """A Posthuskabalen game of the deal: the moves, then "resign" unless they won it,
+    with a press of "Tip" before each of the first ``hints`` (a hint asked again at the
+    same position is answered again, not counted again).  Returns the match id."""
     res = api(server, "/api/matches", {"game": "posthus", "seats": ["me"], "deal": DEAL,
                                        "player": player})
     page = ctx.new_page()
     page.goto(server + res["play_url"])
     wait_ready(page)
-    for n in range(1, hints + 1):
-        page.click("#hint")
-        page.wait_for_function("n => (window.__spillebord.hints || 0) >= n && "
-                               "window.__spillebord.hint", arg=n, timeout=30000)
-    for action in [*moves, "resign"]:
+    for n, action in enumerate([*moves, "resign"], 1):
         if state(page)["outcome"]:
             break
+        if n <= hints:
+            page.click("#hint")
+            page.wait_for_function("n => (window.__spillebord.hints || 0) >= n && "
+                                   "window.__spillebord.hint", arg=n, timeout=30000)
         v = version(page)
         page.evaluate("t => window.__spillebord.session.act(t)", action)
         wait_after(page, v, 30000)

@@ -131,7 +131,10 @@ async def test_a_seat_flooding_hints_asks_in_the_low_lane(live: LiveServer) -> N
     lane at once (fair_queue.py FLOOD_SECONDS): the flood has at most its first two
     questions in the normal lane, and another player's hints are answered from the
     normal lane meanwhile.  Before: only 10 s of the flood's solver time moved it, so
-    its questions ran in the normal lane, one after the other, until then."""
+    its questions ran in the normal lane, one after the other, until then.  The flood's
+    seat takes a move back and forth meanwhile (undo, redo): at one position its
+    questions would be answered again from the first answer, without the solver
+    (test_hint_again.py)."""
     async with httpx.AsyncClient(base_url=live.http, timeout=30) as http:
         flood_made = await guest_solitaire(http, 11)
         victim_made = await guest_solitaire(http, 12)
@@ -149,12 +152,24 @@ async def test_a_seat_flooding_hints_asks_in_the_low_lane(live: LiveServer) -> N
     await victim.send("hint")  # the normal lane's worker is up
     await victim.expect("hint", 120)
     socks = [await Client.open(live.ws, flood_made["match_id"], flood_made["token"])
-             for _ in range(6)]
+             for _ in range(7)]
     for sock in socks:
         await sock.expect("welcome")
         await sock.until(lambda s: True)
+    mover, socks = socks[0], socks[1:]
+    assert mover.state is not None
+    await mover.send("act", action=next(a for a in mover.state["legal"] if a != "resign"))
+    await mover.until(lambda s: mover.version == 1)
     stop = asyncio.Event()
     refused = 0
+
+    async def move() -> None:
+        """New positions all the time: undo, redo, undo, …"""
+        while not stop.is_set():
+            v = mover.version
+            await mover.send("undo" if v % 2 else "redo")
+            await mover.until(lambda s, v=v: mover.version > v)
+            await asyncio.sleep(0.2)
 
     async def ask(sock: Client) -> None:
         nonlocal refused
@@ -178,6 +193,7 @@ async def test_a_seat_flooding_hints_asks_in_the_low_lane(live: LiveServer) -> N
     # (an earlier test's flooding seat may have left calls in the low lane)
     normal_before, low_before = normal(calls), low(calls)
     flooding = [asyncio.create_task(ask(sock)) for sock in socks]
+    flooding.append(asyncio.create_task(move()))
     try:
         started = time.monotonic()
         while low(calls) <= low_before:
@@ -208,18 +224,19 @@ async def test_a_seat_flooding_hints_asks_in_the_low_lane(live: LiveServer) -> N
         for task in flooding:
             task.cancel()
         await asyncio.wait(flooding, timeout=10)
-        for sock in [*socks, victim]:
+        for sock in [*socks, mover, victim]:
             await sock.close()
 
 
+@pytest.mark.parametrize(("how", "group_nice"), [("group", LOW_NICE), ("session", 0)])
 def test_a_low_lane_worker_can_spend_a_scheduling_group_of_its_own(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, how: str, group_nice: int) -> None:
     """A low-lane worker is nicer than the server; with ``SPILLEBORD_LOW_LANE=group``,
     where Linux groups the CPU by session (autogroup), it is also in a session of its
     own whose group is as nice: a busy low lane then spends its own group's share, not
-    the server's (issue 29's soak).  Fails before: the worker was in the server's
-    session and group."""
-    monkeypatch.setenv("SPILLEBORD_LOW_LANE", "group")
+    the server's (issue 29's soak); with ``session`` its own group is at the ordinary
+    group priority.  Fails before: the worker was in the server's session and group."""
+    monkeypatch.setenv("SPILLEBORD_LOW_LANE", how)
     group = Path("/proc/self/autogroup")
     spawn = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(1, mp_context=spawn, initializer=low_worker,
@@ -236,7 +253,7 @@ def test_a_low_lane_worker_can_spend_a_scheduling_group_of_its_own(
     if ours.strip():
         assert its_group.split(), "the server is in an autogroup, the worker in none"
         assert its_group.split()[0] != group.read_text().split()[0], its_group
-        assert its_group.split()[-1] == str(LOW_NICE), its_group
+        assert its_group.split()[-1] == str(group_nice), its_group
 
 
 async def test_the_two_low_lanes_share_one_worker_process() -> None:

@@ -5,7 +5,10 @@ Each socket has a token bucket of ``rate`` tokens a second (``SPILLEBORD_RATE``)
 at most two seconds' worth.  A frame takes one token; a frame the server refuses (any
 ``error`` answer but ``internal`` and ``unavailable``) takes ``REFUSAL_COST`` more, so a
 client that keeps asking what is refused (``busy`` hints, stale or malformed frames)
-runs out long before one that plays.
+runs out long before one that plays.  A question answered again from the answer already
+given at the same position (a hint or verdict asked twice: http/ws.py) costs as much:
+a page asks again now and then, a flood keeps asking, and its answers, cheap as they
+are, must not come faster than its refusals did.
 
 A socket with less than one token is **not read** until it has one again (``pause``):
 its frames wait in the client's own buffers (TCP back-pressure) and are handled in
@@ -49,6 +52,11 @@ class Inflow:
         """A frame was answered with an error ``code``."""
         if code not in UNCHARGED:
             self.tokens -= REFUSAL_COST
+
+    def repeated(self) -> None:
+        """A question was answered again from the answer already given (costs as much as
+        a refusal: the module docstring)."""
+        self.tokens -= REFUSAL_COST
 
     def pause(self) -> float:
         """Seconds to leave the socket unread before its next frame (0: read now)."""

@@ -521,6 +521,10 @@ class Connection:
         needed = "hint" if kind == "hint" else "solve"
         if not compute.solver_offers(session.row.game, needed):
             raise Refusal("no_solver", f"{session.game.name_en} has no solver")
+        known = session.known_answer(kind)
+        if known is not None:
+            await self._answer_again(kind, session.version, known)
+            return
         if self.busy:
             raise Refusal("busy", "the solver is still working on your last question")
         seat = f"{session.id}:{self.seat}"
@@ -541,6 +545,15 @@ class Connection:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
+    async def _answer_again(self, kind: str, version: int, known: dict[str, Any]) -> None:
+        """The same question at the same position (``version``): the answer already
+        given (not a solver call, not another hint counted), after the same ranked-day
+        check as a new question; it costs the socket as much of its budget as a refusal
+        (a page asks again now and then, a flood keeps asking: http/inflow.py)."""
+        self.inflow.repeated()
+        await self.services.daily.refuse_help(self.session.id)
+        self.push(_msg(kind, version, known))
+
     def _flow(self) -> str:
         """Whose turn a question waits for in the solver's queue (fair_queue.py): the
         seat's player, else the socket's address."""
@@ -558,8 +571,8 @@ class Connection:
             if kind == "hint":
                 action, verdict = await self.services.compute.queued(
                     "solver", flow, compute.solver_hint_verdict, record, s.hint_seconds)
-                session.row.hints += 1  # counted with the result ("vundet med 4 tip")
-                await asyncio.to_thread(self.services.repo.count_hint, session.id)
+                # counted with the result ("vundet med 4 tip"), remembered at its position
+                await session.hint_given(version, action, verdict)
                 self.push(_msg("hint", version, {"action": action, "verdict": verdict,
                                                  "hints": session.row.hints}))
             else:

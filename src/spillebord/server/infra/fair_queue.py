@@ -25,7 +25,8 @@ other flow, never behind a flow's backlog.
   beside the others' questions, at the low lane's priority, instead of in front of them.
 
 The low lane's worker processes run at ``nice`` +``LOW_NICE``; ``SPILLEBORD_LOW_LANE=group``
-puts each in a session and scheduling group of its own too (``_own_group``), ``idle``
+puts each in a session and scheduling group of its own too (``_own_group``; ``session``:
+one at the ordinary group priority), ``idle``
 puts them in Linux's idle scheduling class too (``SCHED_IDLE``: only when a core has
 nothing else to run — fairer to the others, but on a machine that is never idle the
 bots-only rooms then never move; the full test run showed it) (docs/deploy.md "Limits").
@@ -58,19 +59,22 @@ FLOOD_SECONDS = 60.0  # a player refused ``busy`` asks in the low lane this long
 
 def low_worker(parent: int) -> None:
     """Initializer of a low-lane worker process: a lower CPU priority (``idle``: and the
-    idle scheduling class; ``group``: in a scheduling group of its own), and ending with
+    idle scheduling class; ``group`` / ``session``: in a scheduling group of its own,
+    nice or not), and ending with
     the server (orphans.py)."""
     die_with(parent)  # first: its watching thread keeps the ordinary priority
     how = os.environ.get("SPILLEBORD_LOW_LANE", "nice")
     if how == "group":
         _own_group()
+    elif how == "session":
+        _own_group(0)
     os.nice(LOW_NICE)  # (Linux: this thread, which runs the calls)
     if how == "idle":
         with contextlib.suppress(AttributeError, OSError):  # Linux only
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
-def _own_group() -> None:
+def _own_group(nice: int = LOW_NICE) -> None:
     """``SPILLEBORD_LOW_LANE=group``.  Linux's autogroup scheduling
     (``/proc/sys/kernel/sched_autogroup_enabled``; it applies where the server is not in
     a cgroup of its own, e.g. started from a shell, not a systemd unit) shares the CPUs
@@ -81,11 +85,16 @@ def _own_group() -> None:
     and sets that group's nice to ``LOW_NICE``: its CPU comes from a group of its own,
     lower than the server's — and lower than every other busy session's, so on a shared
     busy machine the low lane crawls (a first low-lane hint waited > 30 s for its
-    worker's start at load 10-15: why it is not the default)."""
+    worker's start at load 10-15: why it is not the default).
+
+    ``SPILLEBORD_LOW_LANE=session`` (``nice`` 0 here): a session and group of its own at
+    the ordinary group priority — the low lane's CPU is no longer charged to the
+    server's group, and it is not behind every other session either: it gets one
+    session's share, like any other (and, being one process, never more than a core)."""
     with contextlib.suppress(OSError):
         os.setsid()
         with open("/proc/self/autogroup", "w") as group:
-            group.write(str(LOW_NICE))
+            group.write(str(nice))
 
 
 def timed(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:

@@ -103,6 +103,10 @@ class Session:
         # actions (a new move after an undo drops the later ones): "Fortryd til sidste
         # vindbare stilling" (ws.py ``rewind``).
         self.verdicts: dict[int, str] = {}
+        # The answer to the last hint asked at this version — (version, action, verdict):
+        # the same question at the same position is answered from it, without a solver
+        # call and without counting another hint (http/ws.py); the next event drops it.
+        self.hint_answer: tuple[int, str | None, str] | None = None
         # "Spil igen" (tables/rematch.py): the offer once a seat accepted, as read from
         # the database; the room only shows it (``to_json``), the tables feature makes it.
         self.rematch: Shown | None = None
@@ -163,6 +167,7 @@ class Session:
         """Apply a committed (or reloaded) event to the in-memory state; ``nxt`` is the
         resulting state when the caller already computed it."""
         self.touched = time.monotonic()
+        self.hint_answer = None  # a new position: a new question
         before = self._state
         if e.kind == "act":
             self._advance(e.text, nxt)
@@ -411,6 +416,33 @@ class Session:
                 raise Refusal("nothing_to_redo", "there is nothing to redo")
             nxt = self.state.apply(self.undone[-1])
             await self._commit(EventRow(self.version + 1, "redo", self.undone[-1], seat), nxt)
+
+    # -- help (solitaires) ---------------------------------------------------------
+    def known_answer(self, kind: str) -> dict[str, Any] | None:
+        """The answer already given at this position to a ``hint`` (the last hint's) or a
+        ``verdict`` question (a decided verdict of the current line), else None."""
+        if kind == "hint":
+            known = self.hint_answer
+            if known is None or known[0] != self.version:
+                return None
+            return {"action": known[1], "verdict": known[2], "hints": self.row.hints}
+        verdict = self.verdicts.get(len(self.applied))
+        return None if verdict in (None, "unknown") else {"verdict": verdict}
+
+    async def hint_given(self, version: int, action: str | None, verdict: str) -> None:
+        """A solver answered a hint asked at ``version``: counted ("vundet med 4 tip") —
+        in memory at once, in the database through the group writer (with the events'
+        batch, not a transaction of its own) before this returns — and remembered for
+        the same question at the same position.  Not counted again when that position
+        was already answered (two questions in flight together)."""
+        if version == self.version:
+            if self.hint_answer is not None and self.hint_answer[0] == version:
+                return
+            self.hint_answer = (version, action, verdict)
+        self.row.hints += 1
+        match_id = self.id
+        await self.ports.store.submit([lambda conn: Repository.add_hint(conn, match_id)],
+                                      None, self.ports.loop)
 
     def solitaire_only(self) -> None:
         """Refuse what only solitaires have (undo, redo, hints, clicks)."""

@@ -212,11 +212,12 @@ class Repository:
             touch(conn, str(inv.match_id), now())
             return str(inv.match_id), int(inv.seat)
 
-    def count_hint(self, match_id: str) -> None:
-        """One more hint given in the match (solitaires; shown with the result)."""
-        with self.engine.begin() as conn:
-            conn.execute(update(matches).where(matches.c.id == match_id).values(
-                hints=func.coalesce(matches.c.hints, 0) + 1))
+    @staticmethod
+    def add_hint(conn: Connection, match_id: str) -> None:
+        """One more hint given in the match (solitaires; shown with the result) — an op
+        of the group writer (room/session.py ``hint_given``)."""
+        conn.execute(update(matches).where(matches.c.id == match_id).values(
+            hints=func.coalesce(matches.c.hints, 0) + 1))
 
     def leave_seat(self, match_id: str, seat: int, when: datetime) -> bool:
         """Mark a claimed human seat of a running match given up (once: a second
