@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from spillebord import games
 
@@ -67,10 +68,18 @@ def wait_ready(page: Any) -> None:
 
 
 def wait_after(page: Any, v: int, timeout: float = 15000) -> None:
-    """Wait until the page has drawn a state newer than version ``v``."""
-    page.wait_for_function(
-        "v => window.__spillebord.state && window.__spillebord.session.version > v "
-        "&& document.body.dataset.version > v", arg=v, timeout=timeout)
+    """Wait until the page has drawn a state newer than version ``v`` (on a timeout: what
+    the page knew — its version, the refusals it got, its socket — in the failure)."""
+    try:
+        page.wait_for_function(
+            "v => window.__spillebord.state && window.__spillebord.session.version > v "
+            "&& document.body.dataset.version > v", arg=v, timeout=timeout)
+    except PlaywrightTimeout:
+        seen = page.evaluate("""() => { const d = window.__spillebord, s = d.session;
+            return { version: s && s.version, drawn: document.body.dataset.version,
+                     errors: d.errors, socket: s && s.ws && s.ws.readyState,
+                     unsent: s && s.pending && s.pending.length }; }""")
+        raise AssertionError(f"no state after version {v} within {timeout} ms: {seen}") from None
 
 
 def wait_my_turn(page: Any, timeout: float = 30000) -> None:

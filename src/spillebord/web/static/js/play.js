@@ -27,9 +27,9 @@ const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).
  * What the browser tests and benchmarks read (window.__spillebord).
  * @type {{ timings: { seq: number, ms: number }[], state: StateData | null, session: Session | null,
  *   ready: boolean, log: import("./protocol").GameEvent[], marks: { [name: string]: number },
- *   interactiveAt?: number, hint?: string | null, hints?: number }}
+ *   interactiveAt?: number, hint?: string | null, hints?: number, errors: string[] }}
  */
-const debug = { timings: [], state: null, session: null, ready: false, log: [], marks: { start: performance.now() } };
+const debug = { timings: [], state: null, session: null, ready: false, log: [], errors: [], marks: { start: performance.now() } };
 /** @type {any} */ (window).__spillebord = debug;
 
 /** @type {PageMatch} set by main() before the socket opens */
@@ -427,6 +427,7 @@ async function main() {
       chat?.refresh();
     },
     onError(d) {
+      debug.errors.push(d.ref ? `${d.code} (${d.ref})` : d.code);
       if (d.ref === "rematch") $button("rematch").disabled = false;
       if (d.code === "bad_token" || d.code === "seat_left" || d.code === "sign_in_needed") {
         localStorage.removeItem(`spillebord.token.${matchId}`);
