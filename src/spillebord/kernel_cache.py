@@ -1,19 +1,22 @@
-"""Where Numba keeps the compiled kernels: a directory named after the code they are made of.
+"""The compiled kernels' cache follows the code they are made of.
 
-Numba's own cache (``cache=True``) renews a kernel when *its* file changes, but not when
-a kernel it calls from another file does (a documented limit of Numba): after an
-upgrade that changed ``games/kugler/kernel.py`` only, the bots' and the research
-kernels that call it would go on running the old rules from ``__pycache__``.  So the
-cache directory is chosen here, before Numba is imported (``spillebord/__init__.py``),
-from a digest of every source file the kernels can be made of — the layers below the
-server (design.md: core, games, bots, solvers, research, analysis, learn; the server,
-the web pages and the command line never run compiled).  Code changed there: a new
-directory, every kernel compiled afresh (``spillebord warm`` / ``make install`` does it
-and removes the directories of other code).
+Numba's own cache (``cache=True``, files beside the sources in ``__pycache__``) renews a
+kernel when *its* file changes, but not when a kernel it calls from another file does (a
+documented limit of Numba): after an upgrade that changed ``games/kugler/kernel.py``
+only, the bots' and the research kernels that call it would go on running the old rules.
+So ``import spillebord`` (before Numba is imported) takes a digest of every source file
+the kernels can be made of — the layers below the server (design.md: core, games, bots,
+solvers, research, analysis, learn; the server, the pages and the command line never
+run compiled) — and when it differs from the one stamped in the package's
+``__pycache__``, forgets every cached kernel beside the code (each is compiled afresh on
+first use; ``spillebord warm`` does it ahead) and stamps the new digest.
 
-It lives in the package's ``__pycache__`` when that can be written, else in the user's
-cache (``$XDG_CACHE_HOME`` or ``~/.cache``, ``spillebord/``).  A ``NUMBA_CACHE_DIR`` set
-by the operator is kept as it is (then keeping it fresh is the operator's part).
+The kernels stay beside the code, so a copy of the package that keeps the files' times
+(a release unpacked beside the running one) starts as warm as the original.  Where the
+package cannot be written, Numba keeps them in the user's cache; there the directory is
+named after the digest (``$XDG_CACHE_HOME`` or ``~/.cache``, ``spillebord/kernels-…``).
+A ``NUMBA_CACHE_DIR`` set by the operator is kept as it is (then keeping it fresh is
+the operator's part).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent
 NOT_COMPILED = frozenset({"server", "web", "cli"})  # the layers above the kernels
 PREFIX = "kernels-"
+STAMP = "kernels.digest"  # in the package's __pycache__: the code its kernels are of
 
 
 def digest(package: Path = PACKAGE) -> str:
@@ -40,47 +44,48 @@ def digest(package: Path = PACKAGE) -> str:
     return h.hexdigest()
 
 
-def home(package: Path = PACKAGE) -> Path:
-    """The directory that holds the ``kernels-<digest>`` directories."""
-    here = package / "__pycache__"
-    if os.access(here if here.exists() else package, os.W_OK):
-        return here
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "spillebord"
-
-
 def ours(value: str) -> bool:
     """Whether a ``NUMBA_CACHE_DIR`` value is one this module chose (an inherited one
     may be another release's: it is chosen again)."""
     return Path(value).name.startswith(PREFIX)
 
 
-def configure() -> Path | None:
-    """Point Numba at this code's kernel directory (None: the operator chose one)."""
-    given = os.environ.get("NUMBA_CACHE_DIR")
-    if given and not ours(given):
-        return None
-    chosen = home() / f"{PREFIX}{digest()}"
-    os.environ["NUMBA_CACHE_DIR"] = str(chosen)
-    if "numba" in sys.modules:  # imported before spillebord: it read its settings
-        from numba.core import config
-        config.reload_config()  # type: ignore[no-untyped-call]
-    return chosen
-
-
-def prune(keep: Path, package: Path = PACKAGE) -> list[Path]:
-    """Remove the kernel directories of this install's older code beside ``keep`` (only
-    in the package's own ``__pycache__``: a user's cache may hold another install's),
-    and the kernels an older release left beside the sources (the removed paths)."""
-    import shutil
-
-    gone: list[Path] = []
-    if keep.parent == package / "__pycache__" and keep.parent.is_dir():
-        for other in keep.parent.glob(f"{PREFIX}*"):
-            if other != keep and other.is_dir():
-                shutil.rmtree(other, ignore_errors=True)
-                gone.append(other)
+def forget(package: Path) -> list[Path]:
+    """Remove every cached kernel beside the package's sources (the removed files)."""
+    gone = []
     for old in package.rglob("__pycache__/*.nb[ic]"):
         old.unlink(missing_ok=True)
         gone.append(old)
     return gone
+
+
+def configure(package: Path = PACKAGE) -> Path | None:
+    """Make Numba's cache follow this code: the directory the kernels are kept in
+    (None: the operator chose one)."""
+    given = os.environ.get("NUMBA_CACHE_DIR")
+    if given and not ours(given):
+        return None
+    os.environ.pop("NUMBA_CACHE_DIR", None)
+    now = digest(package)
+    here = package / "__pycache__"
+    chosen = here
+    if os.access(here if here.exists() else package, os.W_OK):
+        stamp = here / STAMP
+        try:
+            stamped = stamp.read_text().strip()
+        except OSError:
+            stamped = ""
+        if stamped != now:
+            forget(package)
+            here.mkdir(exist_ok=True)
+            fresh = here / f"{STAMP}.{os.getpid()}"
+            fresh.write_text(now + "\n")
+            fresh.replace(stamp)
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        chosen = base / "spillebord" / f"{PREFIX}{now}"
+        os.environ["NUMBA_CACHE_DIR"] = str(chosen)
+    if "numba" in sys.modules:  # imported before spillebord: it read its settings
+        from numba.core import config
+        config.reload_config()  # type: ignore[no-untyped-call]
+    return chosen

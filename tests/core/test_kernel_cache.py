@@ -35,15 +35,11 @@ RUN = """import os, sys
 sys.path.insert(0, {root!r})
 from pathlib import Path
 from spillebord import kernel_cache
-if {fixed!r}:
-    os.environ["NUMBA_CACHE_DIR"] = {fixed!r}
-else:
-    name = "kernels-" + kernel_cache.digest(Path({root!r}) / "kpkg")
-    os.environ["NUMBA_CACHE_DIR"] = str(Path({root!r}) / "cache" / name)
+if {follow!r}:
+    kernel_cache.configure(Path({root!r}) / "kpkg")
 from kpkg.caller import total
 print(total())
 """
-
 
 def package(root: Path, value: int) -> None:
     (root / "kpkg" / "games").mkdir(parents=True, exist_ok=True)
@@ -53,8 +49,8 @@ def package(root: Path, value: int) -> None:
     (root / "kpkg" / "caller.py").write_text(CALLER)
 
 
-def total(root: Path, fixed: str = "") -> int:
-    out = subprocess.run([sys.executable, "-c", RUN.format(root=str(root), fixed=fixed)],
+def total(root: Path, follow: bool = True) -> int:
+    out = subprocess.run([sys.executable, "-c", RUN.format(root=str(root), follow=follow)],
                          capture_output=True, text=True, timeout=300, check=True)
     return int(out.stdout.split()[-1])
 
@@ -62,12 +58,12 @@ def total(root: Path, fixed: str = "") -> int:
 @pytest.mark.slow  # four processes compile with Numba
 def test_a_changed_callee_in_another_file_is_compiled_afresh(tmp_path: Path) -> None:
     package(tmp_path, 1)
-    assert total(tmp_path) == 101
-    fixed = str(tmp_path / "fixed")
-    assert total(tmp_path, fixed) == 101
+    assert total(tmp_path, follow=False) == 101  # Numba's own cache, beside the code
     package(tmp_path, 2)  # an upgrade changes only the callee's file
-    assert total(tmp_path, fixed) == 101, "Numba renewed it itself: this guard is moot"
-    assert total(tmp_path) == 102  # the digest's directory: compiled afresh
+    assert total(tmp_path, follow=False) == 101, "Numba renewed it itself: this is moot"
+    assert total(tmp_path) == 102  # the digest changed: the kernels were forgotten
+    assert total(tmp_path) == 102  # and are kept again, beside the code
+    assert list((tmp_path / "kpkg" / "__pycache__").glob("caller.total-*.nbi"))
 
 
 def test_the_digest_follows_the_code_below_the_server_only(tmp_path: Path) -> None:
@@ -87,33 +83,30 @@ def chosen(env_value: str | None) -> str:
     if env_value is not None:
         env["NUMBA_CACHE_DIR"] = env_value
     out = subprocess.run([sys.executable, "-c", "import os, spillebord; "
-                          "print(os.environ['NUMBA_CACHE_DIR'])"],
+                          "print(os.environ.get('NUMBA_CACHE_DIR', '-'))"],
                          capture_output=True, text=True, timeout=120, check=True, env=env)
     return out.stdout.strip()
 
 
-def test_importing_spillebord_chooses_the_directory_unless_the_operator_did(
+def test_importing_spillebord_follows_the_code_unless_the_operator_chose(
         tmp_path: Path) -> None:
-    ours = chosen(None)
-    assert Path(ours).name == f"kernels-{kernel_cache.digest()}"
-    assert chosen(str(tmp_path / "kernels-0123456789abcdef")) == ours  # another release's
+    assert chosen(None) == "-"  # beside the code (the package here can be written)
+    assert chosen(str(tmp_path / "kernels-0123456789abcdef")) == "-"  # older code's choice
     assert chosen(str(tmp_path / "mine")) == str(tmp_path / "mine")  # the operator's
+    stamp = kernel_cache.PACKAGE / "__pycache__" / kernel_cache.STAMP
+    assert stamp.read_text().strip() == kernel_cache.digest()
 
 
-def test_warm_removes_older_codes_kernels_only_in_its_own_cache(tmp_path: Path) -> None:
-    cache = tmp_path / "__pycache__"
-    keep, old = cache / "kernels-new", cache / "kernels-old"
-    for d in (keep, old):
-        d.mkdir(parents=True)
-        (d / "k.nbi").write_text("")
-    beside = tmp_path / "games" / "__pycache__" / "kernel.f-1.py311.nbi"
-    beside.parent.mkdir(parents=True)
-    beside.write_text("")
-    gone = kernel_cache.prune(keep, tmp_path)
-    assert old in gone and not old.exists() and not beside.exists()
-    assert (keep / "k.nbi").exists()
-    elsewhere = tmp_path / "user-cache" / "kernels-a"
-    other = tmp_path / "user-cache" / "kernels-b"
-    other.mkdir(parents=True)
-    kernel_cache.prune(elsewhere, tmp_path)
-    assert other.exists()  # a user's cache may be another install's
+def test_kernels_of_older_code_are_forgotten_and_of_this_code_kept(tmp_path: Path) -> None:
+    (tmp_path / "games" / "__pycache__").mkdir(parents=True)
+    (tmp_path / "games" / "k.py").write_text("x = 1\n")
+    kept = tmp_path / "games" / "__pycache__" / "k.f-1.py311.nbi"
+    kept.write_text("")
+    assert kernel_cache.configure(tmp_path) == tmp_path / "__pycache__"
+    assert not kept.exists()  # no stamp yet: older code's, forgotten
+    kept.write_text("")
+    kernel_cache.configure(tmp_path)
+    assert kept.exists()  # the same code: kept
+    (tmp_path / "games" / "k.py").write_text("x = 2\n")
+    kernel_cache.configure(tmp_path)
+    assert not kept.exists()  # a rule changed: forgotten

@@ -4,8 +4,8 @@ The rules of Kugler og Jokere, its bots and the Posthus solver run in numba kern
 fresh install each is compiled the first time it runs (tens of seconds on 2 cores: the
 first Kugler bot move took 38.6 s, the first Studenterkabalen hint 8.9 s). ``make install``
 runs this once per checkout, so neither the server's start nor a player's first move
-pays for it; later runs load the kernels from the cache in about a second.  The cache is kept per
-version of the code (``spillebord/kernel_cache.py``); this removes older versions' kernels.
+pays for it; later runs load the kernels from the cache in about a second.  A cache made of older
+code is forgotten when ``spillebord`` is imported (``spillebord/kernel_cache.py``).
 
 It plays each game's first legal-action list, one decision of every bot level, and the
 solvers' ``warm_up`` and one hint of every solitaire, on deal 0.
@@ -13,15 +13,12 @@ solvers' ``warm_up`` and one hint of every solitaire, on deal 0.
 
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from spillebord import kernel_cache
 from spillebord.server.infra.warmup import steps
 
 
@@ -37,9 +34,6 @@ def warm(quiet: bool = False) -> float:
             run()
             progress.advance(task)
         progress.update(task, description="kernels ready")
-    chosen = os.environ.get("NUMBA_CACHE_DIR")
-    if chosen and kernel_cache.ours(chosen):  # older code's kernels: never loaded again
-        kernel_cache.prune(Path(chosen))
     return time.perf_counter() - began
 
 
