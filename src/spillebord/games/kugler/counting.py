@@ -62,6 +62,7 @@ from spillebord.games.kugler.kernel import (
     _splits,
     backward8,
     eight_moves,
+    hand_ranks,
     joker_moves,
     landing_ok,
 )
@@ -379,11 +380,7 @@ def random_legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool,
     ``draw_scratch()``.  Inlined into its compiled callers (the playout loop measured
     faster so); callable from Python too."""
     g = GEO[seats]
-    ranks = 0
-    h = hand
-    while h:
-        ranks |= 1 << CODE_RANK[h & 63]
-        h >>= 6
+    ranks = hand_ranks(hand)
     m = 0
     if c < 0:
         rt[R_CNT:R_CNT + NRANKS] = 0

@@ -386,6 +386,16 @@ def _split_seen(b: np.ndarray, w: np.ndarray, g: np.ndarray, c: int, x: int, d1:
 
 
 @njit(cache=True, inline="always")
+def hand_ranks(hand: int) -> int:
+    """The ranks of a packed hand (the codes' indices + 1, 6 bits each) as a bit set."""
+    ranks = 0
+    while hand:
+        ranks |= 1 << CODE_RANK[hand & 63]
+        hand >>= 6
+    return ranks
+
+
+@njit(cache=True, inline="always")
 def eight_moves(b: np.ndarray, g: np.ndarray, c: int, m: int, mine: np.ndarray,
                 out: np.ndarray, at: int) -> int:
     """Append the 8's moves for colour ``c`` (each own marble on the track eight fields
@@ -579,11 +589,7 @@ def legal(b: np.ndarray, seats: int, c: int, hand: int, optional: bool, strict: 
     ``strict``, only when no card is usable.  Written to ``out`` (room: ``OUT_CAP``):
     ``[n, n keys, alias pairs]``; the result is the length written."""
     g = GEO[seats]
-    ranks = 0
-    h = hand
-    while h:
-        ranks |= 1 << CODE_RANK[h & 63]
-        h >>= 6
+    ranks = hand_ranks(hand)
     opts = np.empty(CAP, dtype=np.int64)
     roff = np.zeros(NRANKS + 1, dtype=np.int64)
     alias = np.empty((512 if ranks >> R_7 & 1 else 1, 2), dtype=np.int64)
