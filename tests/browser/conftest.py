@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # verdict gets a small budget so it does not crowd out the hints on 2 shared cores.
 SERVER_ENV = {"PYTHONUNBUFFERED": "1", "SPILLEBORD_LIMITS": "off",  # one address
               "SPILLEBORD_BOT_DELAY": "0.05",
-              "SPILLEBORD_VERDICT_SECONDS": "0.5", "SPILLEBORD_HINT_SECONDS": "3",
+              "SPILLEBORD_VERDICT_SECONDS": "0.5", "SPILLEBORD_HINT_SECONDS": "10",
               # a turn timer that runs out within a test (the page offers 30 s and up)
               "SPILLEBORD_MIN_TURN": "3",
               # no warmed bot and solver processes and no daily deals chosen ahead at

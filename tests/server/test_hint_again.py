@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -145,3 +146,26 @@ async def test_an_answer_given_again_costs_the_socket_like_a_refusal(live: LiveS
     # 1 + 6 × 12 messages of budget from a burst of 20: ≈ 53 over, read at 10 a second
     assert time.monotonic() - t0 > 3.0
     await c.close()
+
+
+async def test_an_undecided_hint_is_solved_again_when_asked_again(tmp_path: Path) -> None:
+    """A hint the solver could not decide in its budget (a loaded server: the verdict
+    ``unknown``) is not kept: asking again at the same position asks the solver again.
+    Fails before: the undecided answer came back without a solver call."""
+    server = LiveServer(settings_for(str(tmp_path / "undecided.db"),
+                                     hint_seconds=1e-6)).start()
+    try:
+        made = await create(server.http, game="posthus", deal=DEAL)
+        c = await seat_socket(server, made)
+        await c.send("act", action=c.state["legal"][0])  # past the shipped table's opening
+        await c.expect("state")
+        await c.send("hint")
+        first = await c.expect("hint", 60)
+        calls = solver_calls(server)
+        await c.send("hint")
+        again = await c.expect("hint", 60)
+        assert first["d"]["verdict"] == again["d"]["verdict"] == "unknown"
+        assert solver_calls(server) == calls + 1
+        await c.close()
+    finally:
+        server.stop()

@@ -433,12 +433,15 @@ class Session:
         """A solver answered a hint asked at ``version``: counted ("vundet med 4 tip") —
         in memory at once, in the database through the group writer (with the events'
         batch, not a transaction of its own) before this returns — and remembered for
-        the same question at the same position.  Not counted again when that position
-        was already answered (two questions in flight together)."""
+        the same question at the same position — unless the solver could not decide the
+        position in its budget (a loaded server): then asking again solves again.  Not
+        counted again when that position was already answered (two questions in flight
+        together)."""
         if version == self.version:
             if self.hint_answer is not None and self.hint_answer[0] == version:
                 return
-            self.hint_answer = (version, action, verdict)
+            if verdict != "unknown":  # undecided in its budget: asked again, solved again
+                self.hint_answer = (version, action, verdict)
         self.row.hints += 1
         match_id = self.id
         await self.ports.store.submit([lambda conn: Repository.add_hint(conn, match_id)],
