@@ -107,6 +107,7 @@ class Session:
         # the same question at the same position is answered from it, without a solver
         # call and without counting another hint (http/ws.py); the next event drops it.
         self.hint_answer: tuple[int, str | None, str] | None = None
+        self.hint_counted = -1  # the version whose hint was counted: one hint a position
         # "Spil igen" (tables/rematch.py): the offer once a seat accepted, as read from
         # the database; the room only shows it (``to_json``), the tables feature makes it.
         self.rematch: Shown | None = None
@@ -434,14 +435,18 @@ class Session:
         in memory at once, in the database through the group writer (with the events'
         batch, not a transaction of its own) before this returns — and remembered for
         the same question at the same position — unless the solver could not decide the
-        position in its budget (a loaded server): then asking again solves again.  Not
-        counted again when that position was already answered (two questions in flight
-        together)."""
+        position in its budget (a loaded server): then asking again solves again.  One
+        hint a position: not counted again when that position was already answered (two
+        questions in flight together, or an undecided answer asked again — the server's
+        load is not the player's hint)."""
         if version == self.version:
             if self.hint_answer is not None and self.hint_answer[0] == version:
                 return
             if verdict != "unknown":  # undecided in its budget: asked again, solved again
                 self.hint_answer = (version, action, verdict)
+            if self.hint_counted == version:
+                return
+            self.hint_counted = version
         self.row.hints += 1
         match_id = self.id
         await self.ports.store.submit([lambda conn: Repository.add_hint(conn, match_id)],
