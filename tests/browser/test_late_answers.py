@@ -225,3 +225,31 @@ def test_leaderboard_an_older_choices_failed_ladder_says_nothing(
     page.wait_for_timeout(400)
     assert page.locator("#messages").is_hidden(), page.inner_text("#messages")
     assert "3 spillere" in page.inner_text("#bots-title")
+
+
+
+def test_a_new_guest_is_made_once_for_two_questions_at_once(
+        contexts: Any, server: str) -> None:
+    """A fresh browser in the lobby: "Hurtigt spil" and a "Tag plads" clicked within one
+    round trip both ask the page's guest id (``ensurePlayer``) before the browser has
+    one.  They share the one request: one guest is made, and both go on as it.  Failed
+    before: two guests were made, and whichever answer came last was kept — a game
+    started as the other lost its player's statistics."""
+    ctx = contexts(viewport={"width": 1366, "height": 768})
+    page = ctx.new_page()
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url)
+            if r.method == "POST" and r.url.endswith("/api/players") else None)
+    page.goto(server + "/lobby")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.evaluate("() => localStorage.getItem('spillebord.player')") is None
+    got = page.evaluate("""async () => {
+        const api = await import("/static/js/api.js");
+        return Promise.all([api.ensurePlayer(), api.ensurePlayer()]); }""")
+    kept = page.evaluate("() => localStorage.getItem('spillebord.player')")
+    assert len(posts) == 1, f"{len(posts)} guests made for one browser"
+    assert got == [kept, kept]
+    # asked again once the id is kept: no request at all
+    assert page.evaluate("""async () => (await import("/static/js/api.js")).ensurePlayer()"""
+                         ) == kept
+    assert len(posts) == 1

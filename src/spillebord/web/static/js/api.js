@@ -109,16 +109,26 @@ export function getRecord(id, token) {
   return request("GET", `/api/matches/${encodeURIComponent(id)}/record`, undefined, headers);
 }
 
-// The browser's player id (statistics are kept per id); created once and kept.
+// The browser's player id (statistics are kept per id); created once and kept.  Callers
+// that ask while the id is being created (the start page asks when it opens, and "Spil"
+// clicked before that answer came) share the one request: one guest, not two whose
+// second overwrote the first after a game was started as it.  A tab that created its
+// guest first wins: the id stored then is the one every tab goes on with.
+/** @type {Promise<string> | null} */
+let creating = null;
 /** @returns {Promise<string>} */
-export async function ensurePlayer() {
-  let id = localStorage.getItem("spillebord.player");
-  if (id) return id;
-  /** @type {import("./protocol").NewPlayer} */
-  const data = await request("POST", "/api/players", {});
-  id = data.player_id;
-  localStorage.setItem("spillebord.player", id);
-  return id;
+export function ensurePlayer() {
+  const id = localStorage.getItem("spillebord.player");
+  if (id) return Promise.resolve(id);
+  creating ??= request("POST", "/api/players", {})
+    .then((/** @type {import("./protocol").NewPlayer} */ data) => {
+      const stored = localStorage.getItem("spillebord.player");
+      if (stored) return stored;
+      localStorage.setItem("spillebord.player", data.player_id);
+      return data.player_id;
+    })
+    .finally(() => { creating = null; });
+  return creating;
 }
 
 // Names and accounts (docs/protocol.md, "Names and accounts").  The sign-in session is
