@@ -21,11 +21,12 @@ from spillebord.server.botaccounts import routes as bot_account_routes
 from spillebord.server.daily import routes as daily
 from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.http import api, apidocs, deflate, ops, pages
+from spillebord.server.http.echo import serve_echo
 from spillebord.server.http.guards import Guards
 from spillebord.server.http.metrics import CountServerErrors
 from spillebord.server.http.proxies import TrustedProxies
 from spillebord.server.http.security import SecurityHeaders
-from spillebord.server.http.ws import SocketsDep, serve_echo, serve_socket
+from spillebord.server.http.ws import SocketsDep, serve_socket
 from spillebord.server.infra import dayclock
 from spillebord.server.infra.logs import install_json_lines, install_redaction
 from spillebord.server.infra.settings import Settings

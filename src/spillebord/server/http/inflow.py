@@ -6,7 +6,7 @@ at most two seconds' worth.  A frame takes one token; a frame the server refuses
 ``error`` answer but ``internal`` and ``unavailable``) takes ``REFUSAL_COST`` more, so a
 client that keeps asking what is refused (``busy`` hints, stale or malformed frames)
 runs out long before one that plays.  A question answered again from the answer already
-given at the same position (a hint or verdict asked twice: http/ws.py) costs as much:
+given at the same position (a hint or verdict asked twice: http/questions.py) costs as much:
 a page asks again now and then, a flood keeps asking, and its answers, cheap as they
 are, must not come faster than its refusals did.
 

@@ -5,7 +5,8 @@ into a session call, and a sender task that drains an outbox.  State messages ar
 coalesced (a socket that falls behind gets the newest full state, with every event it
 missed listed), so a slow reader cannot grow memory or hold up the game.  What a frame
 causes on its own socket (the state after an ``act``, a refusal) is sent by the receive
-loop right after handling it; the sender task sends what others cause.
+loop right after handling it; the sender task sends what others cause.  A solitaire
+seat's questions to the solver (hints, verdicts) are http/questions.py's.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from spillebord.server.errors import Refusal, unavailable
 from spillebord.server.http.inflow import Inflow
 from spillebord.server.http.metrics import Metrics
 from spillebord.server.http.ops import Ops
-from spillebord.server.infra import compute, logs
+from spillebord.server.http.questions import Questions
+from spillebord.server.infra import logs
 from spillebord.server.infra.bus import EventBus
 from spillebord.server.infra.compute import Compute
 from spillebord.server.infra.settings import Settings
@@ -51,10 +53,6 @@ MAX_DEPTH = 16  # deepest nesting of objects and arrays accepted in a frame
 MAX_VERSION = 2**63 - 1  # the largest ``v`` a client may send
 HOLD_SECONDS = 5.0  # how long a socket at a sealed daily attempt may wait for its hello
 SEALED_CLOSE = 4403  # the close code after ``daily_running``: the attempt is not watched
-
-
-def _msg(t: str, v: int, d: Any) -> str:
-    return wire.dumps({"t": t, "v": v, "d": d})
 
 
 @dataclass(frozen=True)
@@ -101,7 +99,6 @@ class Connection:
         self.inline = False  # the receive task is handling a frame; it sends afterwards
         self.draining = False
         self.closed = False
-        self.busy = False
         self.close_code = 1008  # policy: a client that stopped reading
         self.restarting = False  # close with 1012 once the current frame is answered
         self.acked = False  # the frame being handled was an acknowledged action
@@ -111,6 +108,7 @@ class Connection:
         # ``hello`` takes the seat; anything else ends it (``refuse_watch``).
         self.held = False
         self.inflow = Inflow(services.settings.rate_per_second)  # http/inflow.py
+        self.questions = Questions(self, services.daily, services.compute, services.settings)
 
     # -- outgoing -------------------------------------------------------------------
     def push(self, item: object) -> None:
@@ -135,7 +133,7 @@ class Connection:
         d: dict[str, object] = {"code": code, "reason": reason, **(message or {})}
         if ref is not None:
             d["ref"] = ref
-        self.push(_msg("error", self.session.version, d))
+        self.push(wire.message("error", self.session.version, d))
 
     def on_event(self, _version: int) -> None:
         self.push(STATE)
@@ -174,7 +172,7 @@ class Connection:
         self.held = False
         self.close_code = 1008
         self.restarting = True  # the sender closes once the refusal is sent
-        self.push(_msg("error", self.session.version, {
+        self.push(wire.message("error", self.session.version, {
             "code": "rate_limited", "ref": "socket",
             "reason": "too many messages for too long; this connection is closed"}))
 
@@ -224,7 +222,7 @@ class Connection:
                     text = self.session.state_message(self.seat, self.since)
                 except Exception:  # a game's view failed: report, keep the socket
                     log.exception("rendering match %s failed", self.session.id)
-                    text = _msg("error", self.session.version, {
+                    text = wire.message("error", self.session.version, {
                         "code": "internal", "reason": "the server could not show "
                                                       "this position; try sync"})
                 self.since = self.session.version
@@ -246,7 +244,7 @@ class Connection:
             self.outbox = collections.deque(x for x in self.outbox if x is not STATE)
         self.state_queued = False
         role = "spectator" if self.seat is None else "player"
-        self.push(_msg("welcome", self.session.version,
+        self.push(wire.message("welcome", self.session.version,
                        {"seat": self.seat, "role": role, "match": self.session.public_info()}))
         self.since = self.session.version
         self.push(STATE)
@@ -417,7 +415,7 @@ class Connection:
     async def on_rematch(self, _v: Any, _d: dict[str, Any]) -> None:
         """"Spil igen" at a finished table (server/tables/rematch.py): this seat's new seat."""
         seat = await self.services.tables.rematches.accept(self.session, self.seat)
-        self.push(_msg("rematch", self.session.version, seat))
+        self.push(wire.message("rematch", self.session.version, seat))
 
     async def on_rewind(self, v: Any, _d: dict[str, Any]) -> None:
         """"Fortryd til sidste vindbare stilling" (solitaires): undo back to the last
@@ -441,7 +439,7 @@ class Connection:
         self.acked = True
 
     async def on_ping(self, _v: Any, d: dict[str, Any]) -> None:
-        self.push(_msg("pong", self.session.version, d))
+        self.push(wire.message("pong", self.session.version, d))
 
     async def on_sync(self, v: Any, _d: dict[str, Any]) -> None:
         self.since = min(self._version(0 if v is None else v), self.session.version)
@@ -499,7 +497,7 @@ class Connection:
             await session.act(self.seat, version, meanings[0])
             self.acked = True
         else:
-            self.push(_msg("choices", version, {"target": target, "actions": meanings}))
+            self.push(wire.message("choices", version, {"target": target, "actions": meanings}))
 
     async def on_chat(self, _v: Any, d: dict[str, Any]) -> None:
         """A line of table chat (server/chat/service.py): everyone at the match gets it.  A
@@ -510,82 +508,12 @@ class Connection:
         await self.services.chat.say(self.session.id, self.seat, player, self.session.version, d)
 
     async def on_hint(self, _v: Any, _d: dict[str, Any]) -> None:
-        await self._solve("hint")
+        self._solitaire_seat()
+        await self.questions.ask("hint")
 
     async def on_verdict(self, _v: Any, _d: dict[str, Any]) -> None:
-        await self._solve("verdict")
-
-    async def _solve(self, kind: str) -> None:
         self._solitaire_seat()
-        session = self.session
-        needed = "hint" if kind == "hint" else "solve"
-        if not compute.solver_offers(session.row.game, needed):
-            raise Refusal("no_solver", f"{session.game.name_en} has no solver")
-        known = session.known_answer(kind)
-        if known is not None:
-            await self._answer_again(kind, session.version, known)
-            return
-        if self.busy:
-            raise Refusal("busy", "the solver is still working on your last question")
-        seat = f"{session.id}:{self.seat}"
-        queue = self.services.compute.queues["solver"]
-        flow = self._flow()
-        # busy past the seat's queue (fair_queue.py) — before the database is asked
-        # whether this is a ranked attempt: a flood of questions costs no reads
-        queue.hold(seat, flow)
-        try:
-            await self.services.daily.refuse_help(session.id)
-        except BaseException:
-            queue.release(seat)
-            raise
-        self.busy = True
-        task = asyncio.create_task(self._solve_task(
-            kind, session.version, session.record().dumps(), len(session.applied), flow))
-        task.add_done_callback(lambda _task: queue.release(seat))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-
-    async def _answer_again(self, kind: str, version: int, known: dict[str, Any]) -> None:
-        """The same question at the same position (``version``): the answer already
-        given (not a solver call, not another hint counted), after the same ranked-day
-        check as a new question; it costs the socket as much of its budget as a refusal
-        (a page asks again now and then, a flood keeps asking: http/inflow.py)."""
-        self.inflow.repeated()
-        await self.services.daily.refuse_help(self.session.id)
-        self.push(_msg(kind, version, known))
-
-    def _flow(self) -> str:
-        """Whose turn a question waits for in the solver's queue (fair_queue.py): the
-        seat's player, else the socket's address."""
-        player = self.session.seats[self.seat or 0].player_id
-        if player is not None:
-            return player
-        host = self.ws.client.host if self.ws.client else None
-        return f"address:{host or self.session.id}"
-
-    async def _solve_task(self, kind: str, version: int, record: str, moves: int,
-                          flow: str) -> None:
-        s = self.services.settings
-        session = self.session
-        try:
-            if kind == "hint":
-                action, verdict = await self.services.compute.queued(
-                    "solver", flow, compute.solver_hint_verdict, record, s.hint_seconds)
-                # counted with the result ("vundet med 4 tip"), remembered at its position
-                await session.hint_given(version, action, verdict)
-                self.push(_msg("hint", version, {"action": action, "verdict": verdict,
-                                                 "hints": session.row.hints}))
-            else:
-                verdict = await self.services.compute.queued(
-                    "solver", flow, compute.solver_verdict, record, s.verdict_seconds)
-                self.push(_msg("verdict", version, {"verdict": verdict}))
-            if session.version == version:  # the position the verdict is about
-                session.verdicts[moves] = verdict
-        except Exception:
-            log.exception("solver %s failed in %s", kind, self.session.id)
-            self.error("internal", "the solver failed; try again", kind)
-        finally:
-            self.busy = False
+        await self.questions.ask("verdict")
 
 Handler = Callable[[Connection, Any, dict[str, Any]], Awaitable[None]]
 # The message types a client may send (docs/protocol.md, "Client → server"): nothing
@@ -626,7 +554,7 @@ async def serve_socket(services: Sockets, ws: WebSocket, match_id: str) -> None:
     try:
         session = await services.rooms.get(match_id)
     except Refusal as exc:
-        await ws.send_text(_msg("error", 0, exc.to_json()))
+        await ws.send_text(wire.message("error", 0, exc.to_json()))
         await ws.close(code=4404)
         return
     await services.tables.rematches.show(session)  # "Spil igen" made on any worker
@@ -687,31 +615,3 @@ async def serve_socket(services: Sockets, ws: WebSocket, match_id: str) -> None:
         sender.cancel()
         services.rooms.release(session)
         log.info("socket closed")
-
-
-async def serve_echo(ws: WebSocket) -> None:
-    """Raw echo through the same stack, for the load benchmark's comparison.
-
-    ``/ws-echo?answers=1``: the first frame is a JSON array of texts; every later frame
-    is answered with the next of them, in turn — the stack's cost of an action's traffic
-    (a small message in, a state-sized one out) with no game and no database."""
-    await ws.accept()
-    try:
-        if ws.query_params.get("answers"):
-            try:
-                answers = wire.loads(await ws.receive_text())
-            except wire.JSONDecodeError:
-                answers = None
-            if not (isinstance(answers, list) and answers
-                    and all(isinstance(a, str) for a in answers)):
-                await ws.close(code=1003)
-                return
-            i = 0
-            while True:
-                await ws.receive_text()
-                await ws.send_text(answers[i % len(answers)])
-                i += 1
-        while True:
-            await ws.send_text(await ws.receive_text())
-    except (WebSocketDisconnect, RuntimeError):
-        pass

@@ -105,7 +105,7 @@ class Session:
         self.verdicts: dict[int, str] = {}
         # The answer to the last hint asked at this version — (version, action, verdict):
         # the same question at the same position is answered from it, without a solver
-        # call and without counting another hint (http/ws.py); the next event drops it.
+        # call and without counting another hint (http/questions.py); the next event drops it.
         self.hint_answer: tuple[int, str | None, str] | None = None
         self.hint_counted = -1  # the version whose hint was counted: one hint a position
         # "Spil igen" (tables/rematch.py): the offer once a seat accepted, as read from

@@ -23,3 +23,9 @@ def dumps(obj: Any) -> str:
 
 def loads(text: str | bytes) -> Any:
     return orjson.loads(text)
+
+
+def message(t: str, v: int, d: Any) -> str:
+    """A message of the protocol (docs/protocol.md): ``{"t": type, "v": version, "d":
+    data}``."""
+    return dumps({"t": t, "v": v, "d": d})
