@@ -33,6 +33,7 @@ from spillebord.server.infra.storage.repo import EventRow, MatchRow, Repository,
 from spillebord.server.infra.storage.writer import LeaseLost, Op
 from spillebord.server.room import fairness, turns, wire
 from spillebord.server.room.clock import Clock, Tally
+from spillebord.server.room.read_order import ReadOrder
 
 if TYPE_CHECKING:
     from spillebord.server.room.ports import RoomPorts
@@ -112,17 +113,11 @@ class Session:
         # the database; the room only shows it (``to_json``), the tables feature makes it.
         self.rematch: Shown | None = None
         self.rematch_lock = asyncio.Lock()
-        # The reads of the offer started and the newest one shown: reads run off the
-        # loop and may end out of order, and an older read never replaces a newer one.
-        self.rematch_reads = 0
-        self.rematch_read_shown = 0
-        # Shared mode re-reads the seats off the loop (scale/replica.py); reads may end
-        # out of order, and one that began before a seat was written here is older than
-        # that write.  Each read begun and each write here takes the next mark; a read
-        # is applied only if nothing newer was (``seats_read``).
-        self._seat_marks = 0
-        self._seats_mark = 0  # the mark of the seats shown
-        self._seat_read_mark = 0  # the newest read begun
+        # Reads of the offer and, in shared mode, of the seats (scale/replica.py) run
+        # off the loop and may end out of order: an older one never replaces a newer
+        # read or a seat written here (room/read_order.py).
+        self.rematch_reads = ReadOrder()
+        self.seat_reads = ReadOrder()
         for e in row.events:
             self._apply_event(e)
         row.events = []
@@ -257,26 +252,13 @@ class Session:
             row.kind, row.bot, row.level = "bot", bot, options
         self._written_here()
 
-    def seat_read_begins(self) -> int:
-        """A read of the seats from the database begins: its mark for ``seats_read``."""
-        self._seat_marks += 1
-        self._seat_read_mark = self._seat_marks
-        return self._seat_marks
-
-    def seat_read_overtaken(self, mark: int) -> bool:
-        """Whether the read ``mark``, dropped by ``seats_read``, was overtaken by a write
-        here and no newer read (which would see that write and the rest): it must be read
-        again, or a change another worker made before it would wait for the next read."""
-        return self._seat_read_mark == mark
-
     def seats_read(self, fresh: list[SeatRow], mark: int) -> bool | None:
-        """The seats as the database had them when the read ``mark`` began (another
-        worker may have written them); whether any changed, None when the read is
-        older than the seats shown (a newer read or a write here came first: nothing
-        applied)."""
-        if mark < self._seats_mark:
+        """The seats as the database had them when the read ``mark`` (``seat_reads.
+        begin()``) began — another worker may have written them; whether any changed,
+        None when the read is older than the seats shown (a newer read or a write here
+        came first: nothing applied)."""
+        if not self.seat_reads.take(mark):
             return None
-        self._seats_mark = mark
         changed = False
         for old, new in zip(self.seats, fresh, strict=False):
             if (old.kind, old.bot, old.level, old.token_hash, old.player_id, old.left) != (
@@ -297,8 +279,7 @@ class Session:
     def _written_here(self) -> None:
         """A seat was written here (after the database): any read begun before is
         older."""
-        self._seat_marks += 1
-        self._seats_mark = self._seat_marks
+        self.seat_reads.written()
         self._seats_written()
 
     def _seats_written(self) -> None:

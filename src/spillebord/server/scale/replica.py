@@ -148,15 +148,15 @@ class Replica:
         """The seats from the database (another worker may have written them): the
         session applies and announces what changed.  Reads run off the loop and end in
         any order (a notice, a socket, a request at once): one older than the seats shown
-        is dropped — read again when a write here overtook it (``seat_read_overtaken``),
+        is dropped — read again when a write here overtook it (``ReadOrder.overtaken``),
         at most a few times: a later notice or refresh reads again anyway."""
         for _ in range(SEAT_READS):
-            mark = session.seat_read_begins()
+            mark = session.seat_reads.begin()
             fresh = await asyncio.to_thread(read_seats, self.engine, session.id)
             changed = session.seats_read(fresh, mark)
             if changed:
                 self.rooms.ensure_driver(session)  # bots took open seats there
-            if changed is not None or not session.seat_read_overtaken(mark):
+            if changed is not None or not session.seat_reads.overtaken(mark):
                 return
 
     # -- what the bus hears --------------------------------------------------------------

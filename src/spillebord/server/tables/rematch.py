@@ -170,16 +170,14 @@ class Rematches:
         dropped, so the room never goes back to fewer seats than it showed."""
         if session.solitaire or session.running:
             return
-        session.rematch_reads += 1
-        read = session.rematch_reads
+        read = session.rematch_reads.begin()
         try:
             found = await asyncio.to_thread(store.offer_of, self.engine, session.id)
         except Exception:
             log.warning("reading the rematch of %s failed", session.id, exc_info=True)
             return
-        if found is None or read < session.rematch_read_shown:
+        if found is None or not session.rematch_reads.take(read):
             return  # nothing yet, or a newer read (started later) is already shown
-        session.rematch_read_shown = read
         offer = Offer(*found)
         shown = session.rematch
         if shown is None or shown.to_json() != offer.to_json():
