@@ -68,6 +68,18 @@ def whole(lines: list[str]) -> str:
     return " ".join(lines)
 
 
+def fits(page: Any) -> None:
+    """At 1366 px every table is whole on the page, not scrolled sideways in its box.
+    Failed before: the results table's last columns ("Første gang", "Sidste gang") lay
+    past the right edge."""
+    boxes = page.evaluate("""() => [...document.querySelectorAll('.table-scroll')].map(
+        b => ({label: b.getAttribute('aria-label'), scroll: b.scrollWidth,
+               client: b.clientWidth}))""")
+    assert boxes, "no tables"
+    wide = [b for b in boxes if b["scroll"] > b["client"]]
+    assert not wide, f"tables wider than the page at 1366: {wide}"
+
+
 @pytest.mark.parametrize("lang", ["da", "en"])
 def test_statistics_page(contexts: Any, server: str, lang: str) -> None:
     for game in ("posthus", "gammel_jomfru"):
@@ -96,6 +108,7 @@ def test_statistics_page(contexts: Any, server: str, lang: str) -> None:
     labels = _labels_whole(page, list(games.values()))
     assert games["gammel_jomfru"] in labels and games["posthus"] in labels
     assert page.locator("table.stats-table caption").count() == 1
+    fits(page)
     shot(page, f"statistics-{lang}")
     phone = contexts(viewport={"width": 390, "height": 844})
     phone.context.add_init_script(
