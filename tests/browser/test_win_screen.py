@@ -45,6 +45,12 @@ def test_the_win_screen(contexts: Any, server: str) -> None:
     assert dialog.locator(".win-card").count() > 0, "the animation plays"
     shot(page, "posthus-win-screen-da-1366")
     toggle = dialog.get_by_label("Vis animation")
+    # a checkbox of its usual size in a label that is the touch target (base.css): it
+    # was a 44-px box on the game pages, which do not load the start page's styles
+    box = toggle.bounding_box()
+    label = dialog.locator("label.check").bounding_box()
+    assert box is not None and label is not None
+    assert box["height"] < 32 and label["height"] >= 44, (box, label)
     toggle.uncheck()
     assert dialog.locator(".win-card").count() == 0
     assert page.evaluate("localStorage.getItem('spillebord.win.animation')") == "off"
