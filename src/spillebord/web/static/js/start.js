@@ -48,9 +48,14 @@ function readFlags(form, g) {
   return flags;
 }
 
-/** @param {CreateMatchRequest} spec @param {HTMLButtonElement} button */
-async function start(spec, button) {
-  button.disabled = true;
+/**
+ * Start the game ``spec`` that ``form`` was submitted for; every button that submits the
+ * form (its own and the card's "Spil") waits meanwhile.
+ * @param {CreateMatchRequest} spec @param {HTMLFormElement} form
+ */
+async function start(spec, form) {
+  const buttons = [...form.elements].filter((e) => e instanceof HTMLButtonElement && e.type === "submit");
+  for (const b of buttons) /** @type {HTMLButtonElement} */ (b).disabled = true;
   showMessage(t("start.starting"));
   try {
     await ensurePlayer();
@@ -62,7 +67,7 @@ async function start(spec, button) {
   } catch (err) {
     const e = err instanceof ApiError ? err : new ApiError(0, "unknown", String(err));
     showMessage(errorText(e.code, e.reason, e), "error");
-    button.disabled = false;
+    for (const b of buttons) /** @type {HTMLButtonElement} */ (b).disabled = false;
   }
 }
 
@@ -134,7 +139,7 @@ function solitaireForm(g) {
       }
       spec.difficulty = /** @type {"easy" | "medium" | "hard"} */ (level.value);
     }
-    start(spec, button);
+    start(spec, form);
   });
   return form;
 }
@@ -218,22 +223,31 @@ function tableForm(g) {
     if (turnTimer.value) spec.turn_seconds = Number(turnTimer.value);
     if (isPublic.checked) spec.public = true;
     if (fillAfter.value) spec.fill_after = Number(fillAfter.value);
-    start(spec, button);
+    start(spec, form);
   });
   return form;
 }
 
-/** @param {GameInfo} g */
+/**
+ * A game's card: its name, what it is, and a "Spil" button that starts it at once with
+ * the form's choices as they stand (a random deal; a table game: you against computers
+ * at the default level).  The name opens the form for other choices; while it is open,
+ * the form's own button is the one shown (docs/web.md, "Pages").
+ * @param {GameInfo} g
+ */
 function gameCard(g) {
   const lang = currentLang();
-  const details = el("details", { class: "game-card", id: `game-${g.key}`, "data-game": g.key },
+  const form = g.solitaire ? solitaireForm(g) : tableForm(g);
+  form.id = `start-${g.key}`;
+  const details = el("details", { class: "game-options" },
     el("summary", {},
       el("span", { class: "game-name", text: g.name[lang] || g.name.da }),
       el("span", { class: "game-blurb", text: g.blurb[lang] || g.blurb.da }),
-      el("span", { class: "pill", text: playersText(g) })));
-  details.append(g.solitaire ? solitaireForm(g) : tableForm(g));
+      el("span", { class: "pill", text: playersText(g) })),
+    form);
   if (params.get("game") === g.key) details.open = true;
-  return details;
+  const play = el("button", { type: "submit", form: form.id, class: "primary play-now", text: t("start.play") });
+  return el("div", { class: "game-card", id: `game-${g.key}`, "data-game": g.key }, details, play);
 }
 
 async function main() {
