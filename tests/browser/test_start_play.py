@@ -7,11 +7,13 @@ until opened.  Danish 1366×768 and English 390×844."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
-from .helpers import api, need_game, shot, state, wait_ready
+from .helpers import api, need_game, shot, state, version, wait_after, wait_ready
+from .test_extras import new_player
 
 pytestmark = pytest.mark.browser
 
@@ -70,3 +72,44 @@ def test_every_game_card_starts_its_game_with_one_click(
     assert len(seats) == info["default_seats"]
     assert seats[0]["kind"] == "human" and seats[0]["claimed"]
     assert all(s["kind"] == "bot" and s["level"] == info["default_level"] for s in seats[1:]), seats
+
+
+@pytest.mark.slow  # a table game played to its end (> 5 s)
+def test_nyt_spil_keeps_the_tables_choices(contexts: Any, server: str) -> None:
+    """"Nyt spil" at the end of a table game opens the start page's card with that
+    game's choices: its seat count, its computers' level and its variants — and the
+    card's start makes that table again.  Failed before: the card opened with the
+    defaults (4 seats, level 2, no variant)."""
+    need_game("gammel_jomfru")
+    player = new_player(server)
+    made = api(server, "/api/matches", {
+        "game": "gammel_jomfru", "seats": ["me", {"level": 1}], "player": player,
+        "flags": {"nearest_first": True}})
+    ctx = contexts(viewport={"width": 1366, "height": 768})
+    ctx.context.add_init_script(f"localStorage.setItem('spillebord.player', '{player}');"
+                                "localStorage.setItem('spillebord.lang', 'da');")
+    page = ctx.new_page()
+    page.goto(server + made["play_url"])
+    wait_ready(page)
+    rng = random.Random(27)
+    while not state(page)["outcome"]:
+        page.wait_for_function("() => { const s = window.__spillebord.state; "
+                               "return s.outcome || s.legal.length > 0; }", timeout=60000)
+        st = state(page)
+        if st["outcome"]:
+            break
+        v = version(page)
+        page.evaluate("t => window.__spillebord.session.act(t)", rng.choice(st["legal"]))
+        wait_after(page, v, 30000)
+    page.locator("#outcome a.button[href^='/?game=']").click()
+    page.wait_for_selector("body[data-ready='1']")
+    card = page.locator("#game-gammel_jomfru")
+    form = card.locator("form")
+    assert form.is_visible(), "the card did not open"
+    assert form.locator("select[name='seats']").input_value() == "2"
+    assert form.locator("select[name='bot-1']").input_value() == "level:1"
+    assert form.locator("input[name='nearest_first']").is_checked()
+    form.locator("button[type='submit']").click()
+    again = api(server, f"/api/matches/{_match_id(page)}")
+    assert len(again["seats"]) == 2 and again["seats"][1]["level"] == 1, again["seats"]
+    assert again["flags"]["nearest_first"] is True

@@ -182,5 +182,23 @@ export function renderOutcome(box, outcome, match, seatName, mySeat) {
     box.append(el("h3", { text: t("outcome.ranking") }), ol);
   }
   box.append(el("p", {}, el("a", { class: "button", href: `/replay/${match.match_id}`, text: t("outcome.replay") }),
-    " ", el("a", { class: "button", href: `/?game=${match.game}#game-${match.game}`, text: t("outcome.new_game") })));
+    " ", el("a", { class: "button", href: newGameHref(match), text: t("outcome.new_game") })));
+}
+
+/**
+ * "Nyt spil": the start page's card of this game, opened with this game's choices — its
+ * variants, and for a table game its seat count and its computers' level (when they all
+ * played at one level); start.js reads them back (``chosen``).
+ * @param {{ game: string, seats: unknown[], flags?: { [flag: string]: boolean } }} match
+ */
+export function newGameHref(match) {
+  const q = new URLSearchParams({ game: match.game });
+  q.set("flags", Object.entries(match.flags || {}).filter(([, on]) => on).map(([f]) => f).join(","));
+  if (match.seats.length > 1) {
+    q.set("seats", String(match.seats.length));
+    const levels = new Set(/** @type {{ kind?: string, level?: number | null }[]} */ (match.seats)
+      .filter((s) => s.kind === "bot" && typeof s.level === "number").map((s) => s.level));
+    if (levels.size === 1) q.set("level", String([...levels][0]));
+  }
+  return `/?${q}#game-${encodeURIComponent(match.game)}`;
 }

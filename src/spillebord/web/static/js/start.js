@@ -29,12 +29,25 @@ function playersText(g) {
 function flagBoxes(g) {
   const box = el("fieldset", { class: "flags" }, el("legend", { text: t("start.variants") }));
   if (!g.flags.length) return null;
+  const wanted = chosen(g, "flags");
+  const on = wanted === null ? null : wanted.split(",");
   for (const f of g.flags) {
     const id = `${g.key}-flag-${f.name}`;
     box.append(el("label", { for: id, class: "check" },
-      el("input", { type: "checkbox", id, name: f.name, checked: f.default }), f[currentLang()] || f.da));
+      el("input", { type: "checkbox", id, name: f.name, checked: on ? on.includes(f.name) : f.default }),
+      f[currentLang()] || f.da));
   }
   return box;
+}
+
+/**
+ * A choice the address brings for game ``g``'s card (the game page's "Nyt spil":
+ * panel.js ``newGameHref``), else null: ``flags`` (the variants on, comma-separated),
+ * ``seats``, ``level`` (the computers').
+ * @param {GameInfo} g @param {string} name
+ */
+function chosen(g, name) {
+  return params.get("game") === g.key ? params.get(name) : null;
 }
 
 /** @param {HTMLFormElement} form @param {GameInfo} g */
@@ -144,8 +157,8 @@ function solitaireForm(g) {
   return form;
 }
 
-/** @param {GameInfo} g @param {number} i */
-function seatRow(g, i) {
+/** @param {GameInfo} g @param {number} i @param {string | null} level the computers' level chosen, if any */
+function seatRow(g, i, level) {
   const kinds = i === 0 ? ["me", "human", "bot"] : ["human", "bot"];
   const kind = el("select", { name: `kind-${i}`, "aria-label": t("start.seat_kind", { n: i + 1 }) });
   for (const k of kinds) kind.append(el("option", { value: k, text: t(`start.kind_${k}`) }));
@@ -159,7 +172,8 @@ function seatRow(g, i) {
   for (const b of g.bots) others.append(el("option", { value: `bot:${b}`, text: botName(b, null) }));
   if (levels.children.length) bot.append(levels);
   bot.append(others);
-  bot.value = g.default_level ? `level:${g.default_level}` : `bot:${g.bots[0]}`;
+  const known = (g.levels || []).some((lv) => String(lv.level) === level);
+  bot.value = known ? `level:${level}` : g.default_level ? `level:${g.default_level}` : `bot:${g.bots[0]}`;
   const sync = () => {
     bot.hidden = kind.value !== "bot";
   };
@@ -174,11 +188,13 @@ function tableForm(g) {
   const form = el("form", { class: "start-form", "data-game": g.key });
   const count = el("select", { name: "seats", "aria-label": t("start.seat_count") });
   for (const n of g.seats) count.append(el("option", { value: String(n), text: String(n) }));
-  count.value = String(g.default_seats);
+  const seatCount = chosen(g, "seats");
+  count.value = seatCount && g.seats.includes(Number(seatCount)) ? seatCount : String(g.default_seats);
+  const level = chosen(g, "level");
   const list = el("ol", { class: "seat-rows" });
   const fill = () => {
     list.innerHTML = "";
-    for (let i = 0; i < Number(count.value); i++) list.append(seatRow(g, i));
+    for (let i = 0; i < Number(count.value); i++) list.append(seatRow(g, i, level));
   };
   count.addEventListener("change", fill);
   fill();
