@@ -79,7 +79,8 @@ def test_nyt_spil_keeps_the_tables_choices(contexts: Any, server: str) -> None:
     """"Nyt spil" at the end of a table game opens the start page's card with that
     game's choices: its seat count, its computers' level and its variants — and the
     card's start makes that table again.  Failed before: the card opened with the
-    defaults (4 seats, level 2, no variant)."""
+    defaults (4 seats, level 2, no variant).  On the way, the guest's "Dine spil" tells
+    the game with its result, place and opponent (before: the result only)."""
     need_game("gammel_jomfru")
     player = new_player(server)
     made = api(server, "/api/matches", {
@@ -101,8 +102,16 @@ def test_nyt_spil_keeps_the_tables_choices(contexts: Any, server: str) -> None:
         v = version(page)
         page.evaluate("t => window.__spillebord.session.act(t)", rng.choice(st["legal"]))
         wait_after(page, v, 30000)
+    match_id = made["match_id"]
+    outcome = state(page)["outcome"]
     page.locator("#outcome a.button[href^='/?game=']").click()
     page.wait_for_selector("body[data-ready='1']")
+    # "Dine spil" tells the guest's finished game as the server knows it: the result,
+    # the place and the computer at the table
+    told = page.locator(f"#history-body li[data-match='{match_id}']").inner_text()
+    won = 0 in outcome["winners"]
+    assert ("— vundet" if won else "— tabt") in told, told
+    assert "nr. " in told and "mod Computer 2 (Let)" in told, told
     card = page.locator("#game-gammel_jomfru")
     form = card.locator("form")
     assert form.is_visible(), "the card did not open"

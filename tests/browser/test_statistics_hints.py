@@ -73,14 +73,15 @@ def test_hints_on_the_statistics_page_and_in_the_games(contexts: Any, server: st
     assert page.locator("svg.chart[aria-label='Sejre med og uden tip']").count() == 1
     shot(page, "statistics-hints-da-1366")
 
-    # The guest's list of games (from this browser) says the hints of each.
+    # The guest's list of games (this browser's, as the server tells them) says the
+    # result, the bonus and the hints of each.
     start = ctx.new_page()
     start.goto(server + "/")
     start.wait_for_selector("body[data-ready='1']")
     start.wait_for_selector(f"#history-body li[data-match='{helped}']")
-    assert "vundet · med 3 tip" in entry(start, helped)
-    assert "vundet · uden tip" in entry(start, alone)
-    assert "tabt · med 1 tip" in entry(start, gave_up)
+    assert "— vundet · bonus 3 · med 3 tip" in entry(start, helped)
+    assert "— vundet · bonus 3 · uden tip" in entry(start, alone)
+    assert "— tabt · med 1 tip" in entry(start, gave_up)
     start.locator("#history").scroll_into_view_if_needed()
     shot(start, "start-games-hints-da-1366")
 

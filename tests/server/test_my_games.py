@@ -94,3 +94,39 @@ async def test_an_account_without_a_seat_gets_no_seat(server: LiveServer) -> Non
         await next_of(ws, "welcome")
         await ws.send(json.dumps({"t": "hello", "v": 0, "d": {"account": True}}))
         assert (await next_of(ws, "error"))["d"]["code"] == "no_seat"
+
+
+async def test_a_guests_games_come_by_its_guest_id(server: LiveServer) -> None:
+    """A guest's "Dine spil" gets from the server what its browser cannot know — the
+    result, the others at the table — by its ``X-Player`` id; its seats open by the
+    token the browser keeps (no ``#account``).  An account's id without its sign-in gets
+    nothing, and no id nothing.  Failed before: 401 for every guest."""
+    async with httpx.AsyncClient(base_url=server.http) as http:
+        guest = (await http.post("/api/players")).json()["player_id"]
+        as_guest = {"X-Player": guest}
+        level = bots.default_level(TABLE)
+        n = games.load(TABLE).seat_counts[0]
+        r = await http.post("/api/matches", headers=as_guest, json={
+            "game": TABLE, "seats": ["me", *[{"level": level}] * (n - 1)]})
+        table = r.json()
+        r = await http.get("/api/me/games", headers=as_guest)
+        assert r.status_code == 200, r.text
+        assert r.json()["player_id"] == guest
+        [listed] = r.json()["games"]
+        assert listed["match_id"] == table["match_id"] and listed["status"] == "running"
+        assert listed["play_url"] == f"/play/{table['match_id']}"
+        assert [o["level"] for o in listed["opponents"]] == [level] * (n - 1)
+        # another guest sees its own (none), not this one's
+        other = (await http.post("/api/players")).json()["player_id"]
+        r = await http.get("/api/me/games", headers={"X-Player": other})
+        assert r.status_code == 200 and r.json()["games"] == []
+        # no player: nothing
+        r = await http.get("/api/me/games")
+        assert r.status_code == 401 and r.json()["detail"]["code"] == "no_player"
+        # an account's id without its sign-in: nothing
+        r = await http.post("/api/account", json={"name": f"Gæst{time.time_ns() % 10**9}",
+                                                  "password": PASSWORD}, headers=as_guest)
+        assert r.status_code == 201, r.text
+    async with httpx.AsyncClient(base_url=server.http) as fresh:
+        r = await fresh.get("/api/me/games", headers=as_guest)
+        assert r.status_code == 401 and r.json()["detail"]["code"] == "sign_in_needed"

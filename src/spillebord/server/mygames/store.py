@@ -38,8 +38,11 @@ def place_for(outcome: dict[str, Any] | None, seat: int) -> int | None:
     return None
 
 
-def player_games(engine: Engine, player_id: str, limit: int = LIMIT) -> list[dict[str, Any]]:
-    """The player's matches (running and finished), newest first."""
+def player_games(engine: Engine, player_id: str, account: bool = True,
+                 limit: int = LIMIT) -> list[dict[str, Any]]:
+    """The player's matches (running and finished), newest first.  ``account``: an
+    account's seat opens on any device by its sign-in (``play_url`` ends in
+    ``#account``); a guest's by the token its browser keeps."""
     mine = (select(seats.c.match_id, seats.c.seat, seats.c.left, matches.c.game,
                    matches.c.status, matches.c.outcome, matches.c.created,
                    matches.c.finished, matches.c.seats.label("n_seats"), matches.c.hints)
@@ -80,6 +83,6 @@ def player_games(engine: Engine, player_id: str, limit: int = LIMIT) -> list[dic
             "created": (aware(r.created) or r.created).isoformat(),
             "finished": None if r.finished is None else (aware(r.finished) or
                                                          r.finished).isoformat(),
-            "play_url": f"/play/{r.match_id}#account",
+            "play_url": f"/play/{r.match_id}#account" if account else f"/play/{r.match_id}",
             "replay_url": f"/replay/{r.match_id}" if r.status == "finished" else None})
     return out

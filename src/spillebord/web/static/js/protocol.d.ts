@@ -111,7 +111,7 @@ export interface MyGame {
   opponents: MyOpponent[];
   created: string;
   finished: string | null;
-  /** "/play/{id}#account": the account's sign-in opens the seat on any device */
+  /** "/play/{id}#account": the account's sign-in opens the seat on any device (a guest's: "/play/{id}") */
   play_url: string;
   replay_url: string | null;
 }

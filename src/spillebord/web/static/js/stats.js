@@ -163,6 +163,10 @@ function hintsNote(hints, won) {
 const historyTurn = newestWins(); // the newest renderHistory call (see there)
 
 /**
+ * "Dine spil".  The server knows the player's games (GET /api/me/games): a signed-in
+ * player's on any device, a guest's by its id — with the result, the place or bonus and
+ * the others at the table.  A guest's list is the games its browser holds (a game opened
+ * by a link too), each told as the server knows it where it does.
  * @param {HTMLElement} box
  * @param {GameInfo[]} games
  * @param {Map<string, TimelinePoint>} finished the player's finished games (statistics)
@@ -171,75 +175,84 @@ export async function renderHistory(box, games, finished) {
   // Only the newest call draws: a render begun while signed in must not draw the account's
   // games after a sign-out that started a newer one (its fetch may answer last).
   const stale = historyTurn();
-  // Signed in: the account's games from the server (any device); a guest's stay in the browser.
-  if (document.getElementById("account")?.dataset.account === "1") {
-    const mine = await getMyGames().catch(() => null);
-    if (stale()) return;
-    if (mine) {
-      box.innerHTML = "";
-      renderServerHistory(box, games, mine.games);
-      return;
-    }
-  }
+  const mine = await getMyGames().catch(() => null);
+  if (stale()) return;
   box.innerHTML = "";
+  const name = (/** @type {string | null} */ key) => {
+    const g = games.find((x) => x.key === key);
+    return g ? g.name[currentLang()] || g.name.da : key ?? "";
+  };
+  if (mine && document.getElementById("account")?.dataset.account === "1") {
+    renderServerHistory(box, name, mine.games);
+    return;
+  }
+  box.dataset.source = "browser";
   const list = knownMatches();
   if (!list.length) {
     box.append(el("p", { text: t("history.none") }));
     return;
   }
-  const name = (/** @type {string | null} */ key) => {
-    const g = games.find((x) => x.key === key);
-    return g ? g.name[currentLang()] || g.name.da : key ?? "";
-  };
+  const known = new Map((mine ? mine.games : []).map((g) => [g.match_id, g]));
   const ul = el("ul", { class: "history" });
   for (const m of list.slice(0, 20)) {
-    const when = new Date(m.time ?? 0).toLocaleString(currentLang() === "da" ? "da-DK" : "en-GB");
-    // A finished game says its result and a solitaire its hints (from the statistics).
-    const done = finished.get(m.match_id);
-    const parts = [`${name(m.game)} — ${when}`];
-    if (done) parts.push(t(done.won ? "history.won" : "history.lost"));
-    const hints = done ? hintsNote(done.hints, done.won) : null;
-    if (hints) parts.push(hints);
-    ul.append(el("li", { "data-match": m.match_id },
+    const told = known.get(m.match_id);
+    /** @type {string[]} */
+    let parts;
+    if (told) parts = entryParts(told, name);
+    else {
+      // not the guest's seat on the server (opened by a link): what the statistics say
+      const when = new Date(m.time ?? 0).toLocaleString(currentLang() === "da" ? "da-DK" : "en-GB");
+      const done = finished.get(m.match_id);
+      parts = [`${name(m.game)} — ${when}`];
+      if (done) parts.push(t(done.won ? "history.won" : "history.lost"));
+      const hints = done ? hintsNote(done.hints, done.won) : null;
+      if (hints) parts.push(hints);
+    }
+    const over = told ? told.status === "finished" : finished.has(m.match_id);
+    ul.append(el("li", { "data-match": m.match_id, "data-result": told ? told.result || "running" : null },
       `${parts.join(" · ")} `,
       el("a", { href: `/play/${m.match_id}`, text: t("history.open") }), " ",
-      finished.has(m.match_id) ? el("a", { href: `/replay/${m.match_id}`, text: t("history.replay") }) : ""));
+      over ? el("a", { href: `/replay/${m.match_id}`, text: t("history.replay") }) : ""));
   }
   box.append(ul);
 }
 
 /**
- * The signed-in player's games as the server has them: game, date, result, place or
- * bonus, the others at the table, and open / replay links.
+ * One game as the server tells it: game, date, result, place or bonus, hints, the
+ * others at the table.
+ * @param {import("./protocol").MyGame} m @param {(key: string) => string} name
+ */
+function entryParts(m, name) {
+  const when = new Date(m.created).toLocaleString(currentLang() === "da" ? "da-DK" : "en-GB");
+  const result = m.status === "running" ? t("history.running") : t(`history.${m.left ? "gave_up" : m.result || "lost"}`);
+  const parts = [`${name(m.game)} — ${when} — ${result}`];
+  if (m.seats > 1 && m.place) parts.push(t("history.place", { n: m.place }));
+  if (m.seats === 1 && m.bonus) parts.push(t("history.bonus", { n: m.bonus }));
+  const hints = m.seats === 1 ? hintsNote(m.hints, m.result === "won") : null;
+  if (hints) parts.push(hints);
+  if (m.opponents.length) {
+    const who = m.opponents.map((o) => seatLabel(o, o.seat));
+    parts.push(t("history.against", { names: who.join(", ") }));
+  }
+  return parts;
+}
+
+/**
+ * The signed-in player's games as the server has them, with open / replay links.
  * @param {HTMLElement} box
- * @param {GameInfo[]} games
+ * @param {(key: string) => string} name
  * @param {import("./protocol").MyGame[]} list
  */
-function renderServerHistory(box, games, list) {
+function renderServerHistory(box, name, list) {
   box.dataset.source = "server";
   if (!list.length) {
     box.append(el("p", { text: t("history.none") }));
     return;
   }
-  const name = (/** @type {string} */ key) => {
-    const g = games.find((x) => x.key === key);
-    return g ? g.name[currentLang()] || g.name.da : key;
-  };
   const ul = el("ul", { class: "history" });
   for (const m of list.slice(0, 20)) {
-    const when = new Date(m.created).toLocaleString(currentLang() === "da" ? "da-DK" : "en-GB");
-    const result = m.status === "running" ? t("history.running") : t(`history.${m.left ? "gave_up" : m.result || "lost"}`);
-    const parts = [`${name(m.game)} — ${when} — ${result}`];
-    if (m.seats > 1 && m.place) parts.push(t("history.place", { n: m.place }));
-    if (m.seats === 1 && m.bonus) parts.push(t("history.bonus", { n: m.bonus }));
-    const hints = m.seats === 1 ? hintsNote(m.hints, m.result === "won") : null;
-    if (hints) parts.push(hints);
-    if (m.opponents.length) {
-      const who = m.opponents.map((o) => seatLabel(o, o.seat));
-      parts.push(t("history.against", { names: who.join(", ") }));
-    }
     ul.append(el("li", { "data-match": m.match_id, "data-result": m.result || "running" },
-      `${parts.join(" · ")} `,
+      `${entryParts(m, name).join(" · ")} `,
       m.status === "running" ? el("a", { href: m.play_url, text: t("history.open") }) : "", " ",
       m.replay_url ? el("a", { href: m.replay_url, text: t("history.replay") }) : ""));
   }
