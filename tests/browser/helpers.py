@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,23 @@ def wait_after(page: Any, v: int, timeout: float = 15000) -> None:
                      errors: d.errors, socket: s && s.ws && s.ws.readyState,
                      unsent: s && s.pending && s.pending.length }; }""")
         raise AssertionError(f"no state after version {v} within {timeout} ms: {seen}") from None
+
+
+def play_until_over(page: Any, choose: Callable[[dict[str, Any], int], str],
+                    timeout: float = 30000) -> None:
+    """Act for the page's seat until the game is over: ``choose(state, i)`` names the
+    i-th action from the state the page drew (the others' turns are waited out)."""
+    i = 0
+    while not state(page)["outcome"]:
+        page.wait_for_function("() => { const s = window.__spillebord.state; "
+                               "return s.outcome || s.legal.length > 0; }", timeout=2 * timeout)
+        st = state(page)
+        if st["outcome"]:
+            break
+        v = version(page)
+        page.evaluate("t => window.__spillebord.session.act(t)", choose(st, i))
+        i += 1
+        wait_after(page, v, timeout)
 
 
 def wait_my_turn(page: Any, timeout: float = 30000) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import api, need_game, shot, state, version, wait_after, wait_ready
+from .helpers import api, need_game, play_until_over, shot, state, wait_ready
 from .test_extras import new_player
 
 pytestmark = pytest.mark.browser
@@ -93,15 +93,7 @@ def test_nyt_spil_keeps_the_tables_choices(contexts: Any, server: str) -> None:
     page.goto(server + made["play_url"])
     wait_ready(page)
     rng = random.Random(27)
-    while not state(page)["outcome"]:
-        page.wait_for_function("() => { const s = window.__spillebord.state; "
-                               "return s.outcome || s.legal.length > 0; }", timeout=60000)
-        st = state(page)
-        if st["outcome"]:
-            break
-        v = version(page)
-        page.evaluate("t => window.__spillebord.session.act(t)", rng.choice(st["legal"]))
-        wait_after(page, v, 30000)
+    play_until_over(page, lambda st, _i: str(rng.choice(st["legal"])))
     match_id = made["match_id"]
     outcome = state(page)["outcome"]
     page.locator("#outcome a.button[href^='/?game=']").click()

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import api, need_game, shot, state, version, wait_after, wait_ready
+from .helpers import api, need_game, play_until_over, shot, wait_ready
 from .test_extras import DEAL, WIN, new_player
 
 pytestmark = pytest.mark.browser
@@ -23,23 +23,13 @@ def _play(ctx: Any, server: str, player: str, spec: dict[str, Any],
     page.goto(server + res["play_url"])
     wait_ready(page)
     rng = random.Random(7)
-    i = 0
-    while not state(page)["outcome"]:
-        page.wait_for_function("() => { const s = window.__spillebord.state; "
-                               "return s.outcome || s.legal.length > 0; }", timeout=30000)
-        st = state(page)
-        if st["outcome"]:
-            break
+
+    def choose(st: dict[str, Any], i: int) -> str:
         if moves is None:
-            action = rng.choice(st["legal"])
-        elif i < len(moves):
-            action = moves[i]
-        else:
-            action = "resign"
-        i += 1
-        v = version(page)
-        page.evaluate("t => window.__spillebord.session.act(t)", action)
-        wait_after(page, v, 30000)
+            return str(rng.choice(st["legal"]))
+        return moves[i] if i < len(moves) else "resign"
+
+    play_until_over(page, choose)
     page.close()
 
 
