@@ -52,9 +52,12 @@ async def test_sign_ins_pass_a_sign_up_flood(live: LiveServer) -> None:
         assert r.status_code == 200, r.text
         done.append("in")
         codes = await asyncio.gather(*flood)
-    # The sign-in came back while the queued sign-ups were still waiting: at most the
-    # one hashing when it arrived (and one more that started meanwhile) finished first.
+    # The sign-in came back while the queued sign-ups were still waiting: only those the
+    # sign-up lane hashed meanwhile, on the other core, finished first — on a quiet
+    # machine one or two, on CI's loaded runner (load ≈ 9 on 2 cores, the sign-in's own
+    # check slowed as much) five once.  Before the lanes it waited behind the whole
+    # queue: all 16 first.  Half the queue tells the two apart with room for the load.
     ups_before = done[: done.index("in")].count("up")
-    assert ups_before <= 2, done
+    assert ups_before <= HASH_QUEUE // 2, done
     assert done.count("up") >= HASH_QUEUE - 1
     assert codes.count(429) >= 1 and "busy" in done  # past the queue: refused at once
