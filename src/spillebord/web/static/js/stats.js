@@ -201,7 +201,7 @@ export async function renderHistory(box, games, finished) {
     if (told) parts = entryParts(told, name);
     else {
       // not the guest's seat on the server (opened by a link): what the statistics say
-      const when = new Date(m.time ?? 0).toLocaleString(currentLang() === "da" ? "da-DK" : "en-GB");
+      const when = dateTime(m.time ?? 0);
       const done = finished.get(m.match_id);
       parts = [`${name(m.game)} — ${when}`];
       if (done) parts.push(t(done.won ? "history.won" : "history.lost"));
@@ -217,13 +217,18 @@ export async function renderHistory(box, games, finished) {
   box.append(ul);
 }
 
+/** A game's date and time as the page's language writes it. @param {string | number} at */
+function dateTime(at) {
+  return new Date(at).toLocaleString(currentLang() === "da" ? "da-DK" : "en-GB");
+}
+
 /**
  * One game as the server tells it: game, date, result, place or bonus, hints, the
  * others at the table.
  * @param {import("./protocol").MyGame} m @param {(key: string) => string} name
  */
 function entryParts(m, name) {
-  const when = new Date(m.created).toLocaleString(currentLang() === "da" ? "da-DK" : "en-GB");
+  const when = dateTime(m.created);
   const result = m.status === "running" ? t("history.running") : t(`history.${m.left ? "gave_up" : m.result || "lost"}`);
   const parts = [`${name(m.game)} — ${when} — ${result}`];
   if (m.seats > 1 && m.place) parts.push(t("history.place", { n: m.place }));
