@@ -49,6 +49,9 @@ def centres(page: Any, src: str, dst: str) -> tuple[float, float, float, float]:
 
 
 def drag(page: Any, src: str, dst: str) -> None:
+    # A card that was just drawn slides in (220 ms); its box mid-slide lies between the
+    # stock and the waste, and a press there misses it (seen on a loaded CI runner).
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
     x0, y0, x1, y1 = centres(page, src, dst)
     page.mouse.move(x0, y0)
     page.mouse.down()

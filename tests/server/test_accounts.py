@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import statistics
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -236,16 +235,19 @@ async def test_wrong_password_and_unknown_name_look_alike(server: LiveServer) ->
         wrong, unknown = [], []
         for _ in range(4):
             for bucket, who in ((wrong, name), (unknown, unique("Ingen"))):
-                start = time.perf_counter()
+                # The server runs in this process (a thread), so the process's CPU time is
+                # the work the answer cost: unlike the wall clock, it does not grow when a
+                # loaded machine (CI, ~9 runnable on 2 cores) makes the request wait.
+                start = time.process_time()
                 r = await sign_in(b, who, "not the password at all")
-                bucket.append(time.perf_counter() - start)
+                bucket.append(time.process_time() - start)
                 assert r.status_code == 401 and "set-cookie" not in r.headers
                 assert r.json() == {"detail": {"code": "bad_sign_in",
                                                "reason": "the name or the password is wrong"}}
-        w, u = statistics.median(wrong), statistics.median(unknown)
-        # Both answers did the Argon2 work (tens of ms), so they take about as long.
+        w, u = min(wrong), min(unknown)
+        # Both answers did the Argon2 work (tens of ms of CPU), so they cost about as much.
         assert 0.5 < w / u < 2.0, (wrong, unknown)
-        assert min(unknown) > 0.01
+        assert u > 0.01, unknown
 
 
 async def test_failed_sign_ins_slow_down_per_account(server: LiveServer) -> None:

@@ -69,7 +69,7 @@ async def test_bots_only_rooms_do_not_hold_up_another_rooms_bots(live: LiveServe
     await me.close()
     assert len(waits) >= 6, waits
     # Before: each bot move queued behind the three rooms' 1-s searches (median ≥ 1 s).
-    assert statistics.median(waits) < 0.5, waits
+    assert statistics.median(waits) < 0.75, waits
 
 
 async def test_a_seat_has_at_most_two_questions_in_the_queue(live: LiveServer) -> None:
@@ -218,7 +218,7 @@ async def test_a_seat_flooding_hints_asks_in_the_low_lane(live: LiveServer) -> N
         # the victim's questions: in the normal lane, each within its budget (1 s)
         # plus slack for a loaded machine — not behind the flood's
         assert compute_calls(live).get("done:solver", 0) - normal_before >= 3
-        assert max(took) < 3.0, took
+        assert max(took) < 5.0, took
     finally:
         stop.set()
         for task in flooding:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -48,13 +47,12 @@ def raw_request(port: int, head: bytes, timeout: float = 5.0) -> tuple[int, byte
 
 
 async def test_big_bodies_are_refused_before_parsing(server: LiveServer) -> None:
-    # 100 MB announced, none of it sent: the answer comes at once.
+    # 100 MB announced, none of it sent: the answer comes without waiting for the body
+    # (a server that waited would never answer, and the socket's timeout would fail this).
     head = (b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\n"
             b"Content-Type: application/json\r\nContent-Length: 104857600\r\n\r\n")
-    start = time.monotonic()
-    status, data = raw_request(server.port, head)
+    status, data = raw_request(server.port, head, timeout=20.0)
     assert status == 413 and b'"too_large"' in data
-    assert time.monotonic() - start < 2
     async with httpx.AsyncClient(base_url=server.http, timeout=30) as http:
         # The 20 MB bot option of the issue: refused, nothing stored.
         huge = {"game": "gammel_jomfru", "seats": ["me", {"bot": "random",
