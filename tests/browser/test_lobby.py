@@ -54,7 +54,7 @@ def test_find_each_other_in_the_lobby(contexts: Any, server: str) -> None:
 
     # It appears on the phone without a reload, with the host's name.
     card = lobby_card(b, match_id)
-    card.wait_for(timeout=5000)
+    card.wait_for(timeout=30000)
     assert host_name in card.inner_text()
     assert "1 of 3 seats" not in card.inner_text() and "2 of 3 seats free" in card.inner_text()
     shot(b, "lobby-en-390")

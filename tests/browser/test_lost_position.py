@@ -43,7 +43,7 @@ def test_lost_position_offers_the_way_back(contexts: Any, server: str, lang: str
     page.wait_for_function("w => document.getElementById('status').textContent.includes(w)",
                            arg=lost, timeout=60000)
     rewind = page.locator("#rewind")
-    rewind.wait_for(state="visible", timeout=5000)
+    rewind.wait_for(state="visible", timeout=30000)
     assert rewind.inner_text() == back
     shot(page, f"posthus-lost-position-{lang}")
     v = version(page)

@@ -234,7 +234,7 @@ def hour_timer_then_concede(hour: Hour, server: str) -> None:
     page.evaluate("() => { window.__seatTexts = []; }")
     wait_my_turn(page)
     timer = page.locator("#seats li[data-seat='0'] .turn-timer")
-    timer.wait_for(timeout=5000)
+    timer.wait_for(timeout=30000)
     assert words["left"] in timer.inner_text()
     hour.check("turn-timer", kugler=True)
     mine = len([e for e in page.evaluate("() => window.__spillebord.log") if e["seat"] == 0])
@@ -324,7 +324,7 @@ def hour_lost_position(hour: Hour, server: str) -> None:
     page.wait_for_function("w => document.getElementById('status').textContent.includes(w)",
                            arg=lost, timeout=60000)
     rewind = page.locator("#rewind")
-    rewind.wait_for(state="visible", timeout=5000)
+    rewind.wait_for(state="visible", timeout=30000)
     assert rewind.inner_text() == back
     hour.check("lost-position")
     moves = state(page)["clock"]["moves"]

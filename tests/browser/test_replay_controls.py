@@ -102,6 +102,6 @@ def test_replay_play_pause_steps_keys_and_speed(contexts: Any, server: str) -> N
     page.keyboard.press("Enter")
     assert _playing(page)
     page.wait_for_function(
-        "() => /Træk 30 af 30/.test(document.querySelector('#step').textContent)", timeout=8000)
+        "() => /Træk 30 af 30/.test(document.querySelector('#step').textContent)", timeout=30000)
     page.wait_for_function(f"() => {PRESSED} === 'false'")
     assert auto.inner_text() == "Afspil", "the playback stops by itself at the end"

@@ -58,4 +58,4 @@ def test_no_move_is_framed_in_a_lost_position(contexts: Any, server: str) -> Non
     page.wait_for_function("() => window.__spillebord.hint !== undefined", timeout=30000)
     assert page.evaluate("() => window.__spillebord.hint") is None
     assert page.locator(LIT).count() == 0
-    page.locator("#rewind").wait_for(state="visible", timeout=5000)
+    page.locator("#rewind").wait_for(state="visible", timeout=30000)
